@@ -1,0 +1,141 @@
+"""``repro``: list, run and report the notebooks.
+
+    repro list
+    repro run NAME [--profile quick|full] [-p key=value ...] [--master URL]
+    repro reports [--profile quick|full] [--only GLOB] [--master URL]
+    repro clean
+
+Usage errors (unknown notebook, profile or parameter, malformed -p, no Java) print one line and
+exit 2; a notebook that fails exits 1 after the index records it.
+"""
+
+import argparse
+import fnmatch
+import logging
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from pipeline import paths
+from pipeline.notebooks import (
+    PROFILES,
+    UsageError,
+    available,
+    declared_parameters,
+    parameters_for,
+    parse_assignment,
+    profile_parameters,
+    resolve,
+    run_notebook,
+)
+from pipeline.spark import MASTER_ENV, JavaError, check_java
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, instead of usage + message
+        self.exit(2, f"repro: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="repro", description="Reproduce the five papers' tables and figures.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("list", help="notebooks, their parameters and profile values")
+    run = sub.add_parser("run", help="run one notebook and refresh the index")
+    run.add_argument("name")
+    reports = sub.add_parser("reports", help="run every notebook and build reports/index.html")
+    reports.add_argument("--only", default="*", help="glob of notebook names (default: all)")
+    for p in (sub.choices["list"], run, reports):
+        p.add_argument(
+            "--notebooks",
+            type=Path,
+            default=paths.NOTEBOOKS,
+            help="folder of the notebooks and their profiles.toml (default notebooks/)",
+        )
+    for p in (run, reports):
+        p.add_argument("--profile", default="full", choices=PROFILES)
+        p.add_argument("--master", help=f"Spark master URL (default ${MASTER_ENV} or local[*])")
+    run.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a notebook parameter (a Python literal, else a string)",
+    )
+    sub.add_parser("clean", help="remove generated reports, sweep results and generated data")
+    return parser
+
+
+def _list(notebooks: Path) -> int:
+    for name in available(notebooks):
+        print(name)
+        for key, default in declared_parameters(resolve(name, notebooks)).items():
+            quick = profile_parameters(name, "quick", notebooks / "profiles.toml").get(key)
+            extra = f"   (quick: {quick!r})" if quick is not None else ""
+            print(f"    {key} = {default}{extra}")
+    return 0
+
+
+def _run_many(names: list[str], profile: str, overrides: dict, notebooks: Path) -> int:
+    from pipeline.index import build_index
+
+    reports = paths.reports_dir()
+    failed = 0
+    for i, name in enumerate(names, 1):
+        print(f"[{i}/{len(names)}] {name} ({profile}) ...", flush=True)
+        status = run_notebook(name, profile, overrides, notebooks_dir=notebooks)
+        failed += status.status != "ok"
+        tail = f": {status.error}" if status.error else ""
+        print(f"[{i}/{len(names)}] {name}: {status.status} in {status.seconds} s{tail}", flush=True)
+    index, card = build_index(reports)
+    verdicts = card["verdict"].value_counts().to_dict() if len(card) else {}
+    print(f"index: {index}\nscorecard: {reports / 'scorecard.csv'} {verdicts}")
+    if failed:
+        print(f"repro: {failed} of {len(names)} notebooks failed (see the index)", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _clean() -> int:
+    reports = paths.reports_dir()
+    for child in reports.iterdir() if reports.exists() else []:
+        if child.name != "README.md":
+            shutil.rmtree(child) if child.is_dir() else child.unlink()
+    for folder in (paths.results_dir(), paths.RAW_DATA):
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"removed generated files under {reports}, {paths.results_dir()} and {paths.RAW_DATA}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            return _list(args.notebooks)
+        if args.command == "clean":
+            return _clean()
+        if args.master:
+            os.environ[MASTER_ENV] = args.master
+        if args.command == "run":
+            overrides = dict(parse_assignment(p) for p in args.param)
+            resolve(args.name, args.notebooks)
+            names, profile = [args.name], args.profile
+        else:
+            names = [n for n in available(args.notebooks) if fnmatch.fnmatch(n, args.only)]
+            if not names:
+                raise UsageError(
+                    f"no notebook matches --only {args.only!r}; 'repro list' shows them"
+                )
+            overrides, profile = {}, args.profile
+        for name in names:  # every usage error before the first (slow) run
+            parameters_for(name, profile, overrides, args.notebooks)
+        check_java()
+        return _run_many(names, profile, overrides, args.notebooks)
+    except (UsageError, JavaError) as exc:
+        print(f"repro: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

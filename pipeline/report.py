@@ -1,0 +1,179 @@
+"""What a notebook produces: figures, tables and scorecard rows, written under reports/.
+
+A notebook creates one ``Report`` with its own name and records through it::
+
+    rep = Report("multilevel_tables")
+    rep.table(frame, "multilevel_table1")             # reports/tables/multilevel_table1.csv
+    rep.figure(fig, "fig8", "Fig. 8: U over T and p1") # reports/multilevel/figures/fig8.{png,svg}
+    rep.compare("ML1", paper_value=0.8206, reproduced=u, atol=5e-5, reason="Table 1 row 1")
+
+Creating the Report clears what an earlier run of the same notebook recorded, so the scorecard
+never keeps a verdict that the current run did not compute. Every file is written to a temporary
+name and renamed into place.
+"""
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from pipeline import paths
+from pipeline.files import temporary_beside, write_text_atomic
+from pipeline.paper import claims, paper_of
+from pipeline.scorecard import COLUMNS, conditions_verdict, numeric_verdict, tolerance_text
+
+FIGURE_FORMATS = ("png", "svg")
+
+
+def scorecard_file(reports: Path, notebook: str) -> Path:
+    return reports / "scorecard" / f"{notebook}.csv"
+
+
+def manifest_file(reports: Path, notebook: str) -> Path:
+    return reports / "manifests" / f"{notebook}.json"
+
+
+def clear_outputs(reports: Path, notebook: str) -> None:
+    """Forget a notebook's earlier scorecard rows and manifest."""
+    for file in (scorecard_file(reports, notebook), manifest_file(reports, notebook)):
+        file.unlink(missing_ok=True)
+
+
+class Report:
+    """Records one notebook's figures, tables and verdicts (see the module docstring)."""
+
+    def __init__(self, notebook: str, reports_dir: Path | None = None):
+        if not notebook or not notebook.replace("_", "").isalnum():
+            raise ValueError(f"notebook must be the notebook's file name stem; got {notebook!r}")
+        self.notebook = notebook
+        self.paper = paper_of(notebook)
+        self.root = Path(reports_dir or paths.reports_dir())
+        self.rows: list[dict] = []
+        self.manifest = {"notebook": notebook, "paper": self.paper, "figures": [], "tables": []}
+        clear_outputs(self.root, notebook)
+
+    # -- figures and tables -------------------------------------------------------------------
+    def figure(self, fig, figure_id: str, caption: str) -> Path:
+        """Save a matplotlib figure as PNG and SVG; the caption names the paper figure."""
+        folder = self.root / self.paper / "figures"
+        folder.mkdir(parents=True, exist_ok=True)
+        files = {}
+        for fmt in FIGURE_FORMATS:
+            file = folder / f"{figure_id}.{fmt}"
+            tmp = temporary_beside(file)
+            fig.savefig(tmp, format=fmt, bbox_inches="tight", dpi=150 if fmt == "png" else None)
+            os.replace(tmp, file)
+            files[fmt] = str(file.relative_to(self.root))
+        self._replace("figures", {"id": figure_id, "caption": caption, **files})
+        return folder / f"{figure_id}.png"
+
+    def table(self, frame: pd.DataFrame, table_id: str, caption: str = "") -> Path:
+        """Write reports/tables/<table_id>.csv; a table that reproduces a printed one must have
+        exactly the printed table's columns (data/paper/<table_id>.csv)."""
+        printed = paths.PAPER_DATA / f"{table_id}.csv"
+        if printed.exists():
+            expected = list(pd.read_csv(printed, nrows=0).columns)
+            if list(frame.columns) != expected:
+                raise ValueError(
+                    f"table {table_id!r} must have the printed columns {expected}; "
+                    f"got {list(frame.columns)}"
+                )
+        file = self.root / "tables" / f"{table_id}.csv"
+        write_text_atomic(file, frame.to_csv(index=False))
+        self._replace(
+            "tables", {"id": table_id, "caption": caption, "csv": str(file.relative_to(self.root))}
+        )
+        return file
+
+    def _replace(self, kind: str, entry: dict) -> None:
+        self.manifest[kind] = [e for e in self.manifest[kind] if e["id"] != entry["id"]] + [entry]
+        write_text_atomic(
+            manifest_file(self.root, self.notebook), json.dumps(self.manifest, indent=1)
+        )
+
+    # -- scorecard ----------------------------------------------------------------------------
+    def compare(
+        self,
+        claim: str,
+        *,
+        paper_value: float,
+        reproduced: float,
+        atol: float = 0.0,
+        rtol: float = 0.0,
+        partly_atol: float | None = None,
+        partly_rtol: float | None = None,
+        reason: str = "",
+    ) -> str:
+        """Score a number against the printed one; returns the verdict."""
+        verdict = numeric_verdict(
+            float(paper_value),
+            float(reproduced),
+            atol=atol,
+            rtol=rtol,
+            partly_atol=partly_atol,
+            partly_rtol=partly_rtol,
+        )
+        tolerance = tolerance_text(atol, rtol)
+        if partly_atol is not None or partly_rtol is not None:
+            tolerance += f"; partly: {tolerance_text(partly_atol or 0.0, partly_rtol or 0.0)}"
+        self._record(
+            claim, f"{paper_value:g}", f"{float(reproduced):.6g}", tolerance, verdict, reason
+        )
+        return verdict
+
+    def check(
+        self,
+        claim: str,
+        conditions: bool | Mapping[str, bool],
+        *,
+        paper_value: str,
+        reproduced: str,
+        reason: str = "",
+    ) -> str:
+        """Score a qualitative claim from named conditions computed on data; returns the verdict."""
+        if isinstance(conditions, Mapping):
+            named = dict(conditions)
+        else:
+            named = {claim: bool(conditions)}
+        verdict, why = conditions_verdict(named)
+        self._record(
+            claim,
+            paper_value,
+            reproduced,
+            "each condition checked on the data",
+            verdict,
+            f"{reason} ({why})" if reason else why,
+        )
+        return verdict
+
+    def _record(self, claim, paper_value, reproduced, tolerance, verdict, reason) -> None:
+        known = claims()
+        # A claim id of claims.csv, or a printed table's cell: "multilevel_table1:U_opt@row0".
+        table_id = claim.split(":", 1)[0]
+        if claim not in known.index and not (paths.PAPER_DATA / f"{table_id}.csv").exists():
+            raise ValueError(f"claim {claim!r} is neither in claims.csv nor a printed table's cell")
+        self.rows = [r for r in self.rows if r["claim"] != claim]
+        self.rows.append(
+            dict(
+                zip(
+                    COLUMNS,
+                    [
+                        self.paper,
+                        self.notebook,
+                        claim,
+                        paper_value,
+                        reproduced,
+                        tolerance,
+                        verdict,
+                        reason,
+                    ],
+                    strict=True,
+                )
+            )
+        )
+        write_text_atomic(
+            scorecard_file(self.root, self.notebook),
+            pd.DataFrame(self.rows, columns=COLUMNS).to_csv(index=False),
+        )

@@ -1,0 +1,113 @@
+"""The Spark session: local mode by default, a real cluster through ``SPARK_MASTER``.
+
+``SPARK_MASTER`` (or ``get_spark(master=...)``, or ``repro --master``) takes any Spark master URL:
+``local[*]``, ``spark://host:7077`` (standalone), ``yarn``, ``k8s://https://host:443``. Executors
+must run the same Python with this project installed (set ``PYSPARK_PYTHON`` on the cluster).
+"""
+
+import logging
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+log = logging.getLogger(__name__)
+
+MIN_JAVA = 17
+MASTER_ENV = "SPARK_MASTER"
+UI_ENV = "REPRO_SPARK_UI"  # "0" turns the web UI off (the test suite does)
+DRIVER_MEMORY_ENV = "REPRO_DRIVER_MEMORY"
+
+
+class JavaError(RuntimeError):
+    """Java is missing or too old for Spark; the message is one actionable line."""
+
+
+def _java_executable() -> str | None:
+    home = os.environ.get("JAVA_HOME")
+    if home:
+        candidate = os.path.join(home, "bin", "java")
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("java")
+
+
+def java_version() -> int | None:
+    """Major version of the Java that Spark would start, or None if there is none."""
+    java = _java_executable()
+    if java is None:
+        return None
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if match is None:
+        return None
+    major = int(match.group(1))
+    # Java 8 and older report "1.8.0_…".
+    return int(match.group(2) or 0) if major == 1 else major
+
+
+def check_java() -> int:
+    """Return Java's major version, or raise JavaError with a one-line fix."""
+    version = java_version()
+    if version is None:
+        raise JavaError(
+            f"Spark needs Java {MIN_JAVA}+ and none was found: install OpenJDK {MIN_JAVA} "
+            f"(apt-get install openjdk-{MIN_JAVA}-jre-headless, or conda install -c conda-forge "
+            f"openjdk={MIN_JAVA}) or set JAVA_HOME"
+        )
+    if version < MIN_JAVA:
+        raise JavaError(
+            f"Spark needs Java {MIN_JAVA}+ but found Java {version} "
+            f"({_java_executable()}): install OpenJDK {MIN_JAVA} and point JAVA_HOME at it"
+        )
+    return version
+
+
+def master_url(master: str | None = None) -> str:
+    return master or os.environ.get(MASTER_ENV) or "local[*]"
+
+
+def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
+    """Return the active SparkSession, creating it with the project's settings if needed.
+
+    Local settings: driver memory from ``REPRO_DRIVER_MEMORY`` (default 4g), shuffle partitions
+    equal to twice the cores, Spark's own console progress bar off (sweeps draw their own), logs at
+    WARN, and the web UI off when ``REPRO_SPARK_UI=0``.
+    """
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    check_java()
+    # Python workers must use this interpreter (the project's environment) unless told otherwise.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    url = master_url(master)
+    cores = os.cpu_count() or 2
+    builder = (
+        SparkSession.builder.master(url)
+        .appName(app_name)
+        .config("spark.driver.memory", os.environ.get(DRIVER_MEMORY_ENV, "4g"))
+        .config("spark.sql.shuffle.partitions", str(2 * cores))
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.ui.enabled", "false" if os.environ.get(UI_ENV) == "0" else "true")
+        .config("spark.python.worker.reuse", "true")
+    )
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    log.info("Spark %s on %s", spark.version, url)
+    return spark
+
+
+def stop_spark() -> None:
+    """Stop the active session (the next get_spark starts a fresh one, e.g. another master)."""
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        active.stop()

@@ -1,0 +1,26 @@
+"""Every notebook under notebooks/ runs in the quick profile and records what it reproduces."""
+
+import json
+
+import pytest
+
+from pipeline import paths
+from pipeline.notebooks import available, run_notebook
+
+pytestmark = pytest.mark.notebook
+
+
+@pytest.mark.parametrize("name", available())
+def test_notebook_runs_in_quick_profile(name, tmp_path, monkeypatch):
+    monkeypatch.setenv(paths.RESULTS_ENV, str(tmp_path / "results"))
+    status = run_notebook(
+        name, "quick", reports_dir=tmp_path / "reports", results_dir=tmp_path / "results"
+    )
+    assert status.status == "ok", status.error
+    manifest = json.loads((tmp_path / "reports" / "manifests" / f"{name}.json").read_text())
+    # A notebook exists to produce figures, tables or verdicts: it must produce one.
+    assert (
+        manifest["figures"]
+        or manifest["tables"]
+        or (tmp_path / "reports" / "scorecard" / f"{name}.csv").exists()
+    )

@@ -1,0 +1,72 @@
+"""Java detection before Spark starts, and the session's settings."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pipeline import spark as spark_module
+from pipeline.spark import JavaError, check_java
+
+
+def _fake_java(folder, version_line):
+    java = folder / "bin" / "java"
+    java.parent.mkdir(parents=True)
+    java.write_text(f"#!/bin/sh\necho '{version_line}' >&2\n")
+    java.chmod(0o755)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("line", "major"),
+    [
+        ('openjdk version "17.0.15" 2025-04-15', 17),
+        ('java version "1.8.0_292"', 8),
+        ('openjdk version "21" 2023-09-19', 21),
+        ('openjdk version "11.0.2" 2019-01-15', 11),
+    ],
+)
+def test_java_version_reads_the_major_version(tmp_path, monkeypatch, line, major):
+    monkeypatch.setenv("JAVA_HOME", str(_fake_java(tmp_path, line)))
+    assert spark_module.java_version() == major
+
+
+def test_old_java_gives_one_actionable_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("JAVA_HOME", str(_fake_java(tmp_path, 'openjdk version "11.0.2"')))
+    with pytest.raises(JavaError, match=r"needs Java 17\+ but found Java 11") as err:
+        check_java()
+    assert "\n" not in str(err.value)
+
+
+def test_cli_without_java_prints_one_line_and_exits_2(tmp_path):
+    fixtures = os.path.join(os.path.dirname(__file__), "fixtures", "notebooks")
+    env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
+    env["PATH"] = str(tmp_path)  # no java on it
+    env["REPRO_REPORTS_DIR"] = str(tmp_path / "reports")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pipeline.cli",
+            "run",
+            "multilevel_fixture_ok",
+            "--notebooks",
+            fixtures,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert out.returncode == 2
+    assert out.stderr.startswith("repro: Spark needs Java 17+ and none was found")
+    assert out.stderr.count("\n") == 1
+
+
+@pytest.mark.spark
+def test_session_settings(spark):
+    conf = spark.sparkContext.getConf()
+    assert conf.get("spark.ui.enabled") == "false"  # the tests turn the UI off
+    assert conf.get("spark.ui.showConsoleProgress") == "false"
+    assert spark.sparkContext.pythonExec == sys.executable

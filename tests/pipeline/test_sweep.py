@@ -1,0 +1,173 @@
+"""pipeline.sweep: deterministic seeds, partition independence, caching and resume."""
+
+import pandas as pd
+import pytest
+
+from pipeline.sweep import SweepError, code_version, sweep
+from tests.pipeline import sweep_fns
+
+GRID = [{"mu": float(m)} for m in range(7)]
+
+
+def test_identical_output_with_one_and_three_partitions(spark, tmp_path):
+    one = sweep(
+        "parts",
+        GRID,
+        sweep_fns.draws,
+        4,
+        spark=spark,
+        partitions=1,
+        results_dir=tmp_path / "a",
+        progress=False,
+    )
+    three = sweep(
+        "parts",
+        GRID,
+        sweep_fns.draws,
+        4,
+        spark=spark,
+        partitions=3,
+        results_dir=tmp_path / "b",
+        progress=False,
+    )
+    assert len(one) == len(GRID) * 4
+    pd.testing.assert_frame_equal(one, three)
+    # Distinct (point, iteration) pairs draw distinct numbers.
+    assert one["u"].nunique() == len(one)
+
+
+def test_seed_depends_on_parameters_not_grid_position(spark, tmp_path):
+    forward = sweep(
+        "order", GRID, sweep_fns.draws, 2, spark=spark, results_dir=tmp_path / "a", progress=False
+    )
+    backward = sweep(
+        "order",
+        GRID[::-1],
+        sweep_fns.draws,
+        2,
+        spark=spark,
+        results_dir=tmp_path / "b",
+        progress=False,
+    )
+    key = ["mu", "iteration"]
+    pd.testing.assert_frame_equal(
+        forward.sort_values(key).reset_index(drop=True),
+        backward.sort_values(key).reset_index(drop=True),
+    )
+    other_seed = sweep(
+        "order",
+        GRID,
+        sweep_fns.draws,
+        2,
+        seed=1,
+        spark=spark,
+        results_dir=tmp_path / "a",
+        progress=False,
+    )
+    assert not (other_seed["u"].to_numpy() == forward["u"].to_numpy()).any()
+
+
+def test_interrupted_sweep_resumes_without_recomputing(spark, tmp_path):
+    log = tmp_path / "calls.log"
+    flag = tmp_path / "fail"
+    flag.write_text("")
+    # The last point fails while the flag exists: the run stops after the first batches.
+    grid = [
+        {"mu": float(m), "log": str(log), "fail_flag": str(flag) if m == 39 else ""}
+        for m in range(40)
+    ]
+    with pytest.raises(SweepError, match="deliberate failure at mu=39"):
+        sweep("resume", grid, sweep_fns.logged, spark=spark, results_dir=tmp_path, progress=False)
+    first = log.read_text().split()
+    cached = sorted((tmp_path / "resume").glob("*.parquet"))
+    assert 0 < len(cached) < len(grid)
+
+    flag.unlink()
+    resumed = sweep(
+        "resume", grid, sweep_fns.logged, spark=spark, results_dir=tmp_path, progress=False
+    )
+    second = [float(v) for v in log.read_text().split()[len(first) :]]
+    cached_points = {float(pd.read_parquet(f)["mu"].iloc[0]) for f in cached}
+    assert 39.0 not in cached_points
+    # Exactly the points without a cached file ran again, each once.
+    assert sorted(second) == sorted({p["mu"] for p in grid} - cached_points)
+
+    clean = sweep(
+        "resume",
+        grid,
+        sweep_fns.logged,
+        spark=spark,
+        results_dir=tmp_path / "clean",
+        progress=False,
+    )
+    pd.testing.assert_frame_equal(resumed, clean)
+
+    # A complete rerun computes nothing.
+    before = len(log.read_text().split())
+    sweep("resume", grid, sweep_fns.logged, spark=spark, results_dir=tmp_path, progress=False)
+    assert len(log.read_text().split()) == before
+
+
+def test_list_output_gives_one_row_per_dict_and_keeps_grid_order(spark, tmp_path):
+    grid = [{"rows": 3, "tag": "b"}, {"rows": 1, "tag": "a"}]
+    out = sweep(
+        "rows", grid, sweep_fns.several_rows, 2, spark=spark, results_dir=tmp_path, progress=False
+    )
+    assert list(out.columns) == ["rows", "tag", "iteration", "k", "x"]
+    assert out["tag"].tolist() == ["b"] * 6 + ["a"] * 2
+    assert out["iteration"].tolist() == [0, 0, 0, 1, 1, 1, 0, 1]
+
+
+def test_failing_function_names_the_point(spark, tmp_path):
+    with pytest.raises(SweepError, match=r"\{'lam': -1\}.*ValueError: lam must be > 0"):
+        sweep(
+            "fails",
+            [{"lam": -1}],
+            sweep_fns.failing,
+            spark=spark,
+            results_dir=tmp_path,
+            progress=False,
+        )
+    assert not list((tmp_path / "fails").glob("*.parquet"))
+
+
+def test_output_clashing_with_parameters_is_refused(spark, tmp_path):
+    with pytest.raises(SweepError, match="clashes"):
+        sweep(
+            "clash",
+            [{"mu": 0.0}],
+            sweep_fns.clashing,
+            spark=spark,
+            results_dir=tmp_path,
+            progress=False,
+        )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"experiment": "a/b"}, "experiment"),
+        ({"grid": [1, 2]}, "grid"),
+        ({"iterations": 0}, "iterations"),
+        ({"iterations": 2.5}, "iterations"),
+        ({"fn": 3}, "fn"),
+        ({"grid": [{"x": object()}]}, "parameters"),
+    ],
+)
+def test_bad_arguments_raise_value_error_naming_them(kwargs, message, tmp_path):
+    args = {"experiment": "ok", "grid": [{"mu": 1}], "fn": sweep_fns.draws, "iterations": 1}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        sweep(
+            args.pop("experiment"),
+            args.pop("grid"),
+            args.pop("fn"),
+            args.pop("iterations"),
+            results_dir=tmp_path,
+            progress=False,
+        )
+
+
+def test_code_version_follows_the_defining_source():
+    assert code_version(sweep_fns.draws) == code_version(sweep_fns.draws)
+    assert code_version(sweep_fns.draws) != code_version(sweep_fns.failing)
