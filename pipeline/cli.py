@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             names, profile = [args.name], args.profile
         else:
             names = [n for n in available(args.notebooks) if fnmatch.fnmatch(n, args.only)]
-            if not names:
+            if not names and args.only != "*":
                 raise UsageError(
                     f"no notebook matches --only {args.only!r}; 'repro list' shows them"
                 )
