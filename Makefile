@@ -11,7 +11,8 @@ ONLY ?= *
 
 # Use the current interpreter when the project is already installed in it (conda users),
 # otherwise the project's own virtual environment.
-INSTALLED := $(shell $(PYTHON) -c "import importlib.metadata as m; m.distribution('stream-ft-repro')" 2>/dev/null && echo yes)
+# (-I: isolated mode, so the project folder itself on sys.path does not count as installed.)
+INSTALLED := $(shell $(PYTHON) -I -c "import importlib.metadata as m; m.distribution('stream-ft-repro'); import pipeline.cli" 2>/dev/null && echo yes)
 ifeq ($(INSTALLED),yes)
 PY := $(PYTHON)
 SETUP :=
