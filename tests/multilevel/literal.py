@@ -20,10 +20,10 @@ def recovery_costs(p, lam, r):
     """R_l of Section 5.1 for every level l."""
     L = len(p)
     out = []
-    for l in range(L):
-        tail = sum(p[l:])
+    for level in range(L):
+        tail = sum(p[level:])
         total = 0.0
-        for i in range(l, L):
+        for i in range(level, L):
             cum = sum(lam[: i + 1])
             # r = 0: no restart to fail, the retry term's limit is 0 (F itself is 0/0 there).
             retry = (1 / q(r[i], cum) - 1) * F(cum, r[i]) if r[i] > 0 else 0.0
@@ -34,7 +34,7 @@ def recovery_costs(p, lam, r):
 
 def lost_checkpoints(p):
     """Σ_{i<l} p_i / Σ_{i>=l} p_i for every level l."""
-    return [sum(p[:l]) / sum(p[l:]) for l in range(len(p))]
+    return [sum(p[:level]) / sum(p[level:]) for level in range(len(p))]
 
 
 def utilization_stream(T, p, lam, c, r, n, delta):
@@ -47,8 +47,8 @@ def utilization_stream(T, p, lam, c, r, n, delta):
     k_T = (1 - q(Tp, big)) / q(Tp, big)
     k_D = (1 - q(D, big)) / q(D, big) if D > 0 else 0.0
     F_D = F(big, D) if D > 0 else 0.0
-    restart = sum(lam[l] * R[l] / big for l in range(len(p)))
-    lost = sum(lam[l] / big * a[l] for l in range(len(p)))
+    restart = sum(lam[level] * R[level] / big for level in range(len(p)))
+    lost = sum(lam[level] / big * a[level] for level in range(len(p)))
     numerator = T + k_T * (F(big, Tp) + restart) - k_D * (F_D + restart)
     denominator = 1 - (k_T - k_D) * lost
     T_eff = numerator / denominator
@@ -61,8 +61,8 @@ def utilization_single(T, p, lam, c, r):
     k = (1 - q(T, big)) / q(T, big)
     R = recovery_costs(p, lam, r)
     a = lost_checkpoints(p)
-    restart = sum(lam[l] * R[l] / big for l in range(len(p)))
-    lost = sum(lam[l] / big * a[l] for l in range(len(p)))
+    restart = sum(lam[level] * R[level] / big for level in range(len(p)))
+    lost = sum(lam[level] / big * a[level] for level in range(len(p)))
     T_eff = (T + k * (F(big, T) + restart)) / (1 - k * lost)
     return (T - sum(pi * ci for pi, ci in zip(p, c, strict=True))) / T_eff
 
