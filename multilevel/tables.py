@@ -117,17 +117,17 @@ def table3(measured: pd.DataFrame, interval_min: float = 30.0) -> pd.DataFrame:
     return out
 
 
-def section4_3(
-    lam=(24.0, 0.4),
-    c=(10.0, 30.0),
-    r=(10.0, 30.0),
-    cases=((1, 0.0), (5, 0.5), (50, 0.5), (500, 0.5)),
-) -> pd.DataFrame:
-    """Section 4.3: T*, p1* of a single operator and of DAGs with n = 5, 50, 500 at δ = 0.5 s
-    (λ1 = 24, λ2 = 0.4 /day, c1 = r1 = 10 s, c2 = r2 = 30 s)."""
+def section4_3_system(n: int, delta: float, lam=(24.0, 0.4), c=(10.0, 30.0), r=(10.0, 30.0)):
+    """Section 4.3's DAG: λ1 = 24, λ2 = 0.4 /day, c1 = r1 = 10 s, c2 = r2 = 30 s."""
+    return System.per_day(lam=lam, c=c, r=r, n=n, delta=delta)
+
+
+def section4_3(cases=((1, 0.0), (5, 0.5), (50, 0.5), (500, 0.5)), **system) -> pd.DataFrame:
+    """Section 4.3: T*, p1* of a single operator and of DAGs with n = 5, 50, 500 at δ = 0.5 s;
+    ``system`` overrides section4_3_system's defaults (lam, c, r)."""
     rows = []
     for n, delta in cases:
-        best = optimal(System.per_day(lam=lam, c=c, r=r, n=n, delta=delta))
+        best = optimal(section4_3_system(n, delta, **system))
         rows.append({"n": n, "delta_s": delta, "T_opt_s": best.T, "p1_opt": best.p1})
     return pd.DataFrame(rows)
 
@@ -176,8 +176,17 @@ def utilization_at_printed_optimum(table_id: str, printed: pd.DataFrame) -> pd.D
             )
             for _, row in printed.iterrows()
         ]
+    elif table_id == "multilevel_section4_3":
+        out["U_opt"] = [
+            float(
+                utilization(
+                    row.T_opt_s, [row.p1_opt, 1 - row.p1_opt], section4_3_system(row.n, row.delta_s)
+                )
+            )
+            for row in printed.itertuples()
+        ]
     else:
         raise ValueError(
-            f"table_id must be multilevel_table1, _table2 or _table3; got {table_id!r}"
+            f"table_id must be multilevel_table1, _table2, _table3 or _section4_3; got {table_id!r}"
         )
     return out
