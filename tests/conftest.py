@@ -3,6 +3,13 @@
 import os
 
 import pytest
+from hypothesis import settings
+
+# Reproducible by default, like every other random draw of the project; explore new examples with
+# `pytest --hypothesis-profile=explore`.
+settings.register_profile("default", derandomize=True)
+settings.register_profile("explore", max_examples=500)
+settings.load_profile("default")
 
 os.environ.setdefault("REPRO_SPARK_UI", "0")  # inherited by notebook kernels too
 

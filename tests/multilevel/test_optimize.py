@@ -27,13 +27,14 @@ def two_level(draw):
 
 
 def _grid_best(system, p_grid):
+    """Best U over a dense grid: every T above the cheapest checkpoint, each p where T > Σ p c."""
     cost = p_grid @ np.asarray(system.c)
     best = 0.0
-    for T in np.geomspace(
-        cost.max() * 1.01, 40 * np.sqrt(2 * max(system.c) / sum(system.lam)), 400
-    ):
-        u = utilization(np.full(len(p_grid), T), p_grid, system) if T > cost.max() else 0
-        best = max(best, float(np.max(u)))
+    top = 40 * np.sqrt(2 * max(system.c) / sum(system.lam)) + cost.max()
+    for T in np.geomspace(cost.min() * 1.001, top, 800):
+        valid = T > cost
+        if valid.any():
+            best = max(best, float(utilization(T, p_grid[valid], system).max()))
     return best
 
 
