@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -18,6 +19,7 @@ MIN_JAVA = 17
 MASTER_ENV = "SPARK_MASTER"
 UI_ENV = "REPRO_SPARK_UI"  # "0" turns the web UI off (the test suite does)
 DRIVER_MEMORY_ENV = "REPRO_DRIVER_MEMORY"
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
 
 
 class JavaError(RuntimeError):
@@ -88,6 +90,9 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     url = master_url(master)
+    if url.startswith("local"):
+        # One machine: bind to loopback instead of warning that the hostname resolves to it.
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     cores = os.cpu_count() or 2
     builder = (
         SparkSession.builder.master(url)
@@ -97,6 +102,7 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.ui.enabled", "false" if os.environ.get(UI_ENV) == "0" else "true")
         .config("spark.python.worker.reuse", "true")
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={LOG_CONFIG}")
     )
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
