@@ -119,7 +119,16 @@ def _kernel_environment(reports: Path, results: Path | None):
     with tempfile.TemporaryDirectory(prefix="repro-kernel-") as tmp:
         spec = Path(tmp) / "kernels" / KERNEL_NAME
         spec.mkdir(parents=True)
-        argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        # Log level ERROR: the kernel's start-up warnings are noise here; cell errors still
+        # reach the executed notebook.
+        argv = [
+            sys.executable,
+            "-m",
+            "ipykernel_launcher",
+            "-f",
+            "{connection_file}",
+            "--IPKernelApp.log_level=ERROR",
+        ]
         (spec / "kernel.json").write_text(
             json.dumps({"argv": argv, "display_name": "stream-ft-repro", "language": "python"})
         )
