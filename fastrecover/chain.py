@@ -1,0 +1,172 @@
+"""Algorithm 1 (Section 3.2.2): the optimal recovery configuration of an operator chain, and the
+baselines NSegments (every operator an anchor) and 1Segment (only op_1), on the same grid.
+
+The budget CH_max is split into Z increments of CH_inc = CH_max / Z. A recovery subchain
+op_j..op_i given c increments spends all of them (expected recovery time falls as overhead
+grows): its common frequency is Ctoη(j, i, c) = (c CH_inc - Δ(Ω_j θ_j)) / Δ(Σ π_k), and
+
+    CtoR(j, i, c) = W1(j, i) / η + W0(j, i)
+    W1 = Δ(Ω_j θ_j) P + Σ_m ρ_m Σ_{k=j..m} τ_k Ω_k,   W0 = Σ_m ρ_m Σ_{k=j..m} Δ(π_k),
+    P = Σ_{m=j..i} ρ_m
+
+(Eq. (3.2) summed with weights ρ_m). All CtoR values come from prefix sums as one array; the DP
+(3.3), DP(c, i) = min_{k <= i, 1 <= c' <= c} DP(c - c', k - 1) + CtoR(k, i, c'), is vectorized
+over k and c'. Units: minutes and KB.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fastrecover.model import (
+    Configuration,
+    Storage,
+    Topology,
+    expected_recovery_time,
+    total_overhead,
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    """An optimized configuration, or an explicit infeasible result (fields None)."""
+
+    feasible: bool
+    expected_recovery_time: float | None = None
+    checkpoint_overhead: float | None = None
+    anchors: tuple[int, ...] | None = None  # 1-based
+    frequencies: tuple[float, ...] | None = None
+
+    @property
+    def configuration(self) -> Configuration | None:
+        return Configuration(frozenset(self.anchors), self.frequencies) if self.feasible else None
+
+
+INFEASIBLE = Result(feasible=False)
+
+
+def validate_budget(ch_max: float, z: int) -> None:
+    if not (np.isfinite(ch_max) and ch_max > 0):
+        raise ValueError(f"ch_max must be > 0 (a fraction of time); got {ch_max}")
+    if isinstance(z, bool) or int(z) != z or z < 1:
+        raise ValueError(f"z must be an integer >= 1 (increments of ch_max); got {z}")
+
+
+def _is_chain(topology: Topology) -> None:
+    if topology.upstream != tuple(range(-1, topology.n - 1)):
+        raise ValueError("expected a chain topology (fastrecover.model.chain)")
+
+
+def segment_tables(topology: Topology, storage: Storage, ch_max: float, z: int):
+    """CtoR and Ctoη for every subchain j..i (0-based, j <= i) and c = 0..z increments.
+
+    Returns (rt, eta), each of shape (n, n, z + 1); rt is inf where the subchain is empty or its
+    budget cannot pay even the anchor's input storage (η <= 0).
+    """
+    B = storage.bandwidth
+    n = topology.n
+    rho, pi = topology.rho, topology.pi
+    load = topology.tau * topology.rates  # τ_k Ω_k
+    anchor_input = storage.delta(topology.rates * topology.theta)  # Δ(Ω_j θ_j)
+    cum = lambda x: np.concatenate([[0.0], np.cumsum(x)])  # noqa: E731  (prefix sums)
+    Pc, Tc, R = cum(pi), cum(load), cum(rho)
+    RT, RP = cum(rho * Tc[1:]), cum(rho * Pc[1:])
+    j, i = np.arange(n)[:, None], np.arange(n)[None, :]
+    P = R[i + 1] - R[j]
+    W1 = anchor_input[:, None] * P + (RT[i + 1] - RT[j]) - Tc[j] * P
+    W0 = ((RP[i + 1] - RP[j]) - Pc[j] * P) / B
+    state = (Pc[i + 1] - Pc[j]) / B  # Δ(Σ π_k): overhead per unit of frequency
+    budget = np.arange(z + 1) * (ch_max / z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eta = (budget[None, None, :] - anchor_input[:, None, None]) / state[:, :, None]
+        rt = W1[:, :, None] / eta + W0[:, :, None]
+    bad = (eta <= 0) | (j > i)[:, :, None]
+    eta = np.where(bad, np.nan, eta)
+    return np.where(bad, np.inf, rt), eta
+
+
+def _dp(rt: np.ndarray, z: int, singletons: bool = False):
+    """DP (3.3) over prefixes: best[c, i] for the first i operators within c increments, with
+    the head and the increments of the last subchain for backtracking."""
+    n = rt.shape[0]
+    c_idx = np.arange(z + 1)
+    spent = c_idx[None, :]  # c'
+    rest = c_idx[:, None] - spent  # c - c'
+    valid = (spent >= 1) & (rest >= 0)
+    rest = np.where(valid, rest, 0)
+    best = np.full((z + 1, n + 1), np.inf)
+    best[:, 0] = 0.0
+    head = np.zeros((z + 1, n + 1), dtype=int)
+    used = np.zeros((z + 1, n + 1), dtype=int)
+    for i in range(1, n + 1):
+        starts = np.arange(i - 1, i) if singletons else np.arange(i)  # 0-based first operator k
+        # total[c, c', k] = best[c - c', k] + CtoR(k, i - 1, c')
+        total = best[rest][:, :, starts] + rt[starts, i - 1, :].T[None, :, :]
+        total = np.where(valid[:, :, None], total, np.inf).reshape(z + 1, -1)
+        arg = total.argmin(axis=1)
+        best[:, i] = total[c_idx, arg]
+        used[:, i], k = np.divmod(arg, len(starts))
+        head[:, i] = starts[k]
+    return best, head, used
+
+
+def _backtrack(topology, storage, ch_max, z, eta_table, best, head, used) -> Result:
+    n = topology.n
+    if not np.isfinite(best[z, n]):
+        return INFEASIBLE
+    eta = np.empty(n)
+    anchors = []
+    c, i = z, n
+    while i > 0:
+        k, spent = head[c, i], used[c, i]
+        eta[k:i] = eta_table[k, i - 1, spent]
+        anchors.append(k + 1)
+        c, i = c - spent, k
+    config = Configuration(frozenset(anchors), tuple(float(e) for e in eta))
+    return Result(
+        True,
+        expected_recovery_time(topology, config, storage),
+        total_overhead(topology, config, storage),
+        tuple(sorted(anchors)),
+        config.frequencies,
+    )
+
+
+def optimize_chain(
+    topology: Topology, ch_max: float, z: int, storage: Storage | None = None
+) -> Result:
+    """Algorithm 1: minimal RT_all over anchor sets and frequencies with CH_all <= ch_max."""
+    validate_budget(ch_max, z)
+    _is_chain(topology)
+    storage = storage or Storage()
+    rt, eta = segment_tables(topology, storage, ch_max, int(z))
+    return _backtrack(topology, storage, ch_max, int(z), eta, *_dp(rt, int(z)))
+
+
+def nsegments(topology: Topology, ch_max: float, z: int, storage: Storage | None = None) -> Result:
+    """NSegments: every operator an anchor, the budget split optimally on the same grid."""
+    validate_budget(ch_max, z)
+    _is_chain(topology)
+    storage = storage or Storage()
+    rt, eta = segment_tables(topology, storage, ch_max, int(z))
+    return _backtrack(topology, storage, ch_max, int(z), eta, *_dp(rt, int(z), singletons=True))
+
+
+def one_segment(
+    topology: Topology, ch_max: float, z: int, storage: Storage | None = None
+) -> Result:
+    """1Segment: only op_1 an anchor, one frequency spending the whole budget."""
+    validate_budget(ch_max, z)
+    _is_chain(topology)
+    storage = storage or Storage()
+    rt, eta = segment_tables(topology, storage, ch_max, int(z))
+    if not np.isfinite(rt[0, -1, z]):
+        return INFEASIBLE
+    config = Configuration(frozenset({1}), tuple([float(eta[0, -1, z])] * topology.n))
+    return Result(
+        True,
+        expected_recovery_time(topology, config, storage),
+        total_overhead(topology, config, storage),
+        (1,),
+        config.frequencies,
+    )

@@ -1,0 +1,75 @@
+"""Plain-loop references for the tests: brute force over every anchor set and budget split, and
+Algorithm 1 written with Python loops (the speed baseline of the benchmark)."""
+
+import itertools
+import math
+
+from fastrecover.model import Configuration, Storage, Topology, expected_recovery_time
+
+
+def _compositions(total: int, parts: int):
+    """Every way to give each of ``parts`` subchains at least one increment, at most ``total``."""
+    for cuts in itertools.combinations(range(1, total + 1), parts):
+        yield [b - a for a, b in zip((0, *cuts[:-1]), cuts, strict=True)]
+
+
+def chain_frequency(topology: Topology, storage: Storage, j: int, i: int, budget: float) -> float:
+    """Ctoη(j, i, c) from Eq. (2.1): all of op_j..op_i at one frequency, op_j storing its input."""
+    state = sum(topology.pi[j : i + 1]) / storage.bandwidth
+    return (budget - topology.rates[j] * topology.theta[j] / storage.bandwidth) / state
+
+
+def brute_force_chain(
+    topology: Topology, ch_max: float, z: int, storage: Storage, anchor_sets=None
+) -> float:
+    """min RT_all over every anchor set (op_1 always) and every split of the z increments."""
+    n = topology.n
+    best = math.inf
+    sets = anchor_sets or [
+        (0, *rest) for r in range(n) for rest in itertools.combinations(range(1, n), r)
+    ]
+    for anchors in sets:
+        bounds = [*anchors, n]
+        for split in _compositions(z, len(anchors)):
+            eta = [0.0] * n
+            ok = True
+            for (j, end), c in zip(zip(bounds, bounds[1:], strict=False), split, strict=True):
+                f = chain_frequency(topology, storage, j, end - 1, c * ch_max / z)
+                ok &= f > 0
+                eta[j:end] = [f] * (end - j)
+            if ok:
+                config = Configuration(frozenset(a + 1 for a in anchors), tuple(eta))
+                best = min(best, expected_recovery_time(topology, config, storage))
+    return best
+
+
+def algorithm1_loops(topology: Topology, ch_max: float, z: int, storage: Storage) -> float:
+    """Algorithm 1 with plain loops: the optimal RT_all only."""
+    n = topology.n
+    cost = {}
+    for j in range(n):
+        for i in range(j, n):
+            for c in range(1, z + 1):
+                eta = chain_frequency(topology, storage, j, i, c * ch_max / z)
+                if eta <= 0:
+                    cost[j, i, c] = math.inf
+                    continue
+                total = 0.0
+                for m in range(j, i + 1):
+                    rt = topology.rates[j] * topology.theta[j] / storage.bandwidth / eta
+                    for k in range(j, m + 1):
+                        rt += (
+                            topology.pi[k] / storage.bandwidth
+                            + topology.tau[k] * topology.rates[k] / eta
+                        )
+                    total += topology.rho[m] * rt
+                cost[j, i, c] = total
+    dp = [[0.0] + [math.inf] * n for _ in range(z + 1)]  # empty prefix free; none else at c = 0
+    for i in range(1, n + 1):
+        for c in range(1, z + 1):
+            best = math.inf
+            for k in range(1, i + 1):
+                for spent in range(1, c + 1):
+                    best = min(best, dp[c - spent][k - 1] + cost[k - 1, i - 1, spent])
+            dp[c][i] = best
+    return dp[z][n]
