@@ -152,7 +152,9 @@ def tree(operators, parent, omega: float, max_fanout: int = MAX_FANOUT) -> Topol
     fanout = np.bincount(parent, minlength=n + 1)[1:]
     if fanout.max(initial=0) > max_fanout:
         worst = int(fanout.argmax())
-        raise ValueError(f"fan-out must be at most {max_fanout}; op_{worst + 1} has {fanout[worst]}")
+        raise ValueError(
+            f"fan-out must be at most {max_fanout}; op_{worst + 1} has {fanout[worst]} children"
+        )
     return Topology(ops, tuple(p - 1 for p in parent), float(omega))
 
 
