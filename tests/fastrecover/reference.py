@@ -73,3 +73,35 @@ def algorithm1_loops(topology: Topology, ch_max: float, z: int, storage: Storage
                     best = min(best, dp[c - spent][k - 1] + cost[k - 1, i - 1, spent])
             dp[c][i] = best
     return dp[z][n]
+
+
+def brute_force_tree(
+    topology: Topology, ch_max: float, z: int, f: int, f_max: float, storage: Storage
+) -> float:
+    """min RT_all over every anchor set (the root always) and every grid frequency per segment,
+    with each operator paying ceil(ch / CH_inc) increments, at most z in all."""
+    from fastrecover.model import heads
+
+    n = topology.n
+    root = topology.upstream.index(-1)
+    freqs = [(k + 1) * f_max / f for k in range(f)]
+    inc = ch_max / z
+    best = math.inf
+    others = [i for i in range(n) if i != root]
+    for r in range(n):
+        for rest in itertools.combinations(others, r):
+            anchors = (root, *rest)
+            head = heads(topology, [a + 1 for a in anchors])
+            for choice in itertools.product(freqs, repeat=len(anchors)):
+                of = dict(zip(anchors, choice, strict=True))
+                eta = [of[head[i]] for i in range(n)]
+                used = 0
+                for i in range(n):
+                    ch = eta[i] * topology.pi[i] / storage.bandwidth
+                    if i in of:
+                        ch += topology.rates[i] * topology.theta[i] / storage.bandwidth
+                    used += math.ceil(ch / inc - 1e-9)
+                if used <= z:
+                    config = Configuration(frozenset(a + 1 for a in anchors), tuple(eta))
+                    best = min(best, expected_recovery_time(topology, config, storage))
+    return best

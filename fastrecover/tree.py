@@ -1,0 +1,350 @@
+"""Algorithm 2 (Section 3.4.1): recovery configurations of operator trees, and the tree baselines.
+
+Budget and frequency grids: CH_max in Z increments of CH_inc = CH_max / Z; frequencies
+f in {F_inc, 2 F_inc, ..., F_max}, F_inc = F_max / F (the thesis writes F_max / Z, a typo). An
+operator checkpointing at f uses need(i, f, inp) = ceil(ch(i, f, inp) / CH_inc) increments, so
+every returned configuration keeps CH_all <= CH_max. Failures cost ρ_i rt(i, f, inp) with
+rt(i, f, inp) = inp Δ(Ω_i θ_i / f) + Δ(π_i) + τ_i Ω_i / f. (The thesis's leaf case omits the
+factor ρ_i that its non-leaf case (3.5) and RT_all = Σ ρ_i rt_i carry; here every operator has it.)
+
+Three solvers:
+- ``thesis_enumeration``: the recurrence (3.5)-(3.6) as printed, trying every split of a node's
+  remaining budget among its children (exponential in Z: Fig. 4.14).
+- ``thesis_knapsack``: the same recurrence with the children merged one at a time by a min-plus
+  convolution (polynomial); it returns the same optimum as the enumeration.
+- ``exact``: the default. (3.5) decides each non-anchor child by its own DP_rt and only then
+  charges its failure frequency DP_fr to the parent's restart, so a child configuration with a
+  slightly higher DP_rt but fewer dependent failures is never considered: the recurrence is not
+  always optimal. The exact DP adds the segment's anchor h to the state: a failure of op_m then
+  costs ρ_m times the rt of every operator on its path up to h, known locally, and children
+  become independent given (f, h). It equals brute force (tests) and its state grows only with
+  the tree's depth.
+"""
+
+import itertools
+import math
+
+import numpy as np
+
+from fastrecover.chain import INFEASIBLE, Result, validate_budget
+from fastrecover.model import (
+    Configuration,
+    Storage,
+    Topology,
+    children,
+    expected_recovery_time,
+    total_overhead,
+)
+
+# Frequency grid default: F = 100 increments as in Table 4.1, but F_max = 1 per minute instead of
+# 200. With the Δ that reproduces the thesis's chain observations (fastrecover.model), checkpointing
+# a 10-20 MB state even at the thesis's lowest grid frequency, 200/100 = 2 per minute, costs one
+# operator 1-2 times the whole CH_max = 0.5, so every tree would be infeasible; a Δ cheap enough for
+# 200 per minute would make NSegments feasible on every chain, contrary to Fig. 4.1. At 1 per
+# minute the smallest operator alone spends the whole budget: the grid covers every feasible
+# frequency at a step of 0.01 per minute.
+DEFAULT_F = 100
+DEFAULT_F_MAX = 1.0
+
+
+def validate_frequencies(f: int, f_max: float) -> None:
+    if isinstance(f, bool) or int(f) != f or f < 1:
+        raise ValueError(f"f must be an integer >= 1 (increments of f_max); got {f}")
+    if not (np.isfinite(f_max) and f_max > 0):
+        raise ValueError(f"f_max must be a positive frequency (per minute); got {f_max}")
+
+
+class _Grid:
+    """Per-operator tables over the frequency grid: need[i, inp, f] and rt[i, inp, f]."""
+
+    def __init__(
+        self, topology: Topology, storage: Storage, ch_max: float, z: int, f: int, f_max: float
+    ):
+        validate_budget(ch_max, z)
+        validate_frequencies(f, f_max)
+        self.z = int(z)
+        self.freqs = np.arange(1, int(f) + 1) * (f_max / f)
+        fr = self.freqs[None, None, :]
+        inp = np.array([0.0, 1.0])[None, :, None]
+        rates, theta = topology.rates[:, None, None], topology.theta[:, None, None]
+        pi, tau = topology.pi[:, None, None], topology.tau[:, None, None]
+        ch = storage.delta(fr * pi) + inp * storage.delta(rates * theta)
+        self.need = np.ceil(ch / (ch_max / z) - 1e-9).astype(int)
+        self.rt = inp * storage.delta(rates * theta / fr) + storage.delta(pi) + tau * rates / fr
+        self.rho = topology.rho
+        self.kids = children(topology)
+        self.root = topology.upstream.index(-1)
+        self.order = _leaves_first(topology, self.kids, self.root)
+
+
+def _leaves_first(topology, kids, root) -> list[int]:
+    order, stack = [], [root]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(kids[i])
+    return order[::-1]
+
+
+def _convolve(acc: np.ndarray, value: np.ndarray):
+    """Min-plus merge over the last (budget) axis, with the argmin c:
+    out[..., r] = min_{c <= r} acc[..., r - c] + value[..., c]."""
+    z = acc.shape[-1] - 1
+    r = np.arange(z + 1)
+    c = r[None, :]
+    rest = r[:, None] - c
+    ok = rest >= 0
+    total = acc[..., np.where(ok, rest, 0)] + value[..., None, :]  # (..., r, c)
+    total = np.where(ok, total, np.inf)
+    arg = total.argmin(axis=-1)
+    return np.take_along_axis(total, arg[..., None], axis=-1)[..., 0], arg
+
+
+def _place(grid: _Grid, i: int, merged: np.ndarray, own_cost: np.ndarray, need: np.ndarray):
+    """DP over a node: own_cost + merged children at (c - need), inf where c < need."""
+    c = np.arange(grid.z + 1)
+    rest = c - need[..., None]
+    vals = np.take_along_axis(merged, np.maximum(rest, 0), axis=-1)
+    return np.where(rest >= 0, own_cost[..., None] + vals, np.inf)
+
+
+# -- the exact DP -------------------------------------------------------------------------------
+def _exact(topology: Topology, grid: _Grid):
+    """G[i][j, f, c]: best cost of subtree(i) within c increments when i's segment is anchored at
+    option j (0: i itself, j >= 1: its j-th ancestor) at frequency index f; every failure in the
+    subtree is charged its whole path up to the anchor."""
+    n, z = topology.n, grid.z
+    path = [None] * n  # path[i][j, f]: Σ rt on the path from i up to anchor option j
+    for i in reversed(grid.order):  # root first
+        up = topology.upstream[i]
+        own = grid.rt[i, 1][None, :]
+        path[i] = own if up < 0 else np.vstack([own, grid.rt[i, 0][None, :] + path[up]])
+    G, star, star_f, plans = [None] * n, [None] * n, [None] * n, [None] * n
+    for i in grid.order:
+        options = path[i].shape[0]
+        merged = np.zeros((options, len(grid.freqs), z + 1))
+        plan = []
+        for k in grid.kids[i]:
+            anchor_k = np.broadcast_to(star[k], merged.shape)
+            follow_k = G[k][1:]  # k in i's segment: k's option j+1 is i's option j
+            value = np.minimum(anchor_k, follow_k)
+            merged, arg = _convolve(merged, value)
+            plan.append((k, arg, follow_k < anchor_k))
+        need = np.vstack(
+            [grid.need[i, 1][None, :], np.repeat(grid.need[i, 0][None, :], options - 1, axis=0)]
+        )
+        G[i] = _place(grid, i, merged, grid.rho[i] * path[i], need)
+        star_f[i] = G[i][0].argmin(axis=0)
+        star[i] = G[i][0].min(axis=0)
+        plans[i] = plan
+    if not np.isfinite(star[grid.root][z]):
+        return None
+    anchors, freq = set(), np.empty(n)
+
+    def assign(i, j, f, c):
+        if j == 0:
+            anchors.add(i)
+        freq[i] = grid.freqs[f]
+        r = c - (grid.need[i, 1, f] if j == 0 else grid.need[i, 0, f])
+        for k, arg, follows in reversed(plans[i]):
+            c_k = arg[j, f, r]
+            if follows[j, f, c_k]:
+                assign(k, j + 1, f, c_k)
+            else:
+                assign(k, 0, star_f[k][c_k], c_k)
+            r -= c_k
+
+    assign(grid.root, 0, star_f[grid.root][z], z)
+    return anchors, freq
+
+
+# -- the thesis's recurrence (3.5)-(3.6) ---------------------------------------------------------
+def _thesis_values(grid: _Grid, i: int, kid_tables):
+    """Per child k of i: v_k[inp, f, c] = min(DP_rt*(c, k), DP_fr(c, k, f, 0) rt(i, f, inp) +
+    DP_rt(c, k, f, 0)), its failure frequency passed up when k follows, and whether k follows."""
+    out = []
+    for k in grid.kids[i]:
+        rt_k, fr_k, star_k, _ = kid_tables[k]
+        follow = fr_k[0][None] * grid.rt[i][:, :, None] + rt_k[0][None]  # (inp, f, c)
+        anchor = np.broadcast_to(star_k, follow.shape)
+        follows = follow < anchor
+        out.append((k, np.minimum(follow, anchor), np.where(follows, fr_k[0][None], 0.0), follows))
+    return out
+
+
+def _thesis(topology: Topology, grid: _Grid, enumerate_splits: bool):
+    n, z = topology.n, grid.z
+    tables = [None] * n  # (DP_rt[inp, f, c], DP_fr[inp, f, c], DP_rt*[c], argmin f)
+    plans = [None] * n
+    for i in grid.order:
+        values = _thesis_values(grid, i, tables)
+        shape = (2, len(grid.freqs), z + 1)
+        if enumerate_splits:
+            merged, fr_up, plan = _enumerate(values, shape)
+        else:
+            merged, fr_up, plan = np.zeros(shape), np.zeros(shape), []
+            for k, value, fr_k, follows in values:
+                new, arg = _convolve(merged, value)
+                fr_up = np.take_along_axis(
+                    fr_up, np.maximum(np.arange(z + 1) - arg, 0), axis=-1
+                ) + np.take_along_axis(fr_k, arg, axis=-1)
+                merged = new
+                plan.append((k, arg, follows))
+        rt_table = _place(grid, i, merged, grid.rho[i] * grid.rt[i], grid.need[i])
+        need = grid.need[i]
+        rest = np.maximum(np.arange(z + 1) - need[..., None], 0)
+        fr_table = grid.rho[i] + np.take_along_axis(fr_up, rest, axis=-1)
+        tables[i] = (rt_table, fr_table, rt_table[1].min(axis=0), rt_table[1].argmin(axis=0))
+        plans[i] = plan
+    if not np.isfinite(tables[grid.root][2][z]):
+        return None
+    anchors, freq = set(), np.empty(n)
+
+    def assign(i, inp, f, c):
+        if inp:
+            anchors.add(i)
+        freq[i] = grid.freqs[f]
+        r = c - grid.need[i, inp, f]
+        if enumerate_splits:
+            for k, c_k, follows in plans[i][inp][f][r]:
+                if follows:
+                    assign(k, 0, f, c_k)
+                else:
+                    assign(k, 1, tables[k][3][c_k], c_k)
+            return
+        for k, arg, follows in reversed(plans[i]):
+            c_k = arg[inp, f, r]
+            if follows[inp, f, c_k]:
+                assign(k, 0, f, c_k)
+            else:
+                assign(k, 1, tables[k][3][c_k], c_k)
+            r -= c_k
+
+    assign(grid.root, 1, tables[grid.root][3][z], z)
+    return anchors, freq
+
+
+def _enumerate(values, shape):
+    """Every split of every remaining budget among the children, as the thesis describes."""
+    _, nf, width = shape
+    merged = np.full(shape, np.inf)
+    fr_up = np.zeros(shape)
+    plan = [[[[] for _ in range(width)] for _ in range(nf)] for _ in range(2)]
+    if not values:
+        return np.zeros(shape), fr_up, plan
+    for r in range(width):
+        for split in itertools.product(range(r + 1), repeat=len(values)):
+            if sum(split) > r:
+                continue
+            total = sum(v[:, :, c] for (_, v, _, _), c in zip(values, split, strict=True))
+            better = total < merged[:, :, r]
+            if not better.any():
+                continue
+            merged[:, :, r] = np.where(better, total, merged[:, :, r])
+            fr = sum(fk[:, :, c] for (_, _, fk, _), c in zip(values, split, strict=True))
+            fr_up[:, :, r] = np.where(better, fr, fr_up[:, :, r])
+            for inp, f in zip(*np.nonzero(better), strict=True):
+                plan[inp][f][r] = [
+                    (k, c, bool(fol[inp, f, c]))
+                    for (k, _, _, fol), c in zip(values, split, strict=True)
+                ]
+    return merged, fr_up, plan
+
+
+METHODS = {
+    "exact": _exact,
+    "thesis_knapsack": lambda t, g: _thesis(t, g, False),
+    "thesis_enumeration": lambda t, g: _thesis(t, g, True),
+}
+
+
+def _result(topology, storage, found) -> Result:
+    if found is None:
+        return INFEASIBLE
+    anchors, freq = found
+    config = Configuration(frozenset(a + 1 for a in anchors), tuple(float(x) for x in freq))
+    return Result(
+        True,
+        expected_recovery_time(topology, config, storage),
+        total_overhead(topology, config, storage),
+        tuple(sorted(config.anchors)),
+        config.frequencies,
+    )
+
+
+def optimize_tree(
+    topology: Topology,
+    ch_max: float,
+    z: int,
+    f: int = DEFAULT_F,
+    f_max: float = DEFAULT_F_MAX,
+    storage: Storage | None = None,
+    method: str = "exact",
+) -> Result:
+    """Algorithm 2: minimal RT_all of a tree with CH_all <= ch_max on the (z, f) grids.
+
+    method: "exact" (default), "thesis_knapsack" or "thesis_enumeration" (module docstring).
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    storage = storage or Storage()
+    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    return _result(topology, storage, METHODS[method](topology, grid))
+
+
+def tree_nsegments(
+    topology: Topology,
+    ch_max: float,
+    z: int,
+    f: int = DEFAULT_F,
+    f_max: float = DEFAULT_F_MAX,
+    storage: Storage | None = None,
+) -> Result:
+    """NSegments on a tree: every operator an anchor at its own grid frequency."""
+    storage = storage or Storage()
+    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    width = grid.z + 1
+    best_f, plans, merged = [], [], np.zeros(width)
+    for i in range(topology.n):
+        cost = grid.rho[i] * grid.rt[i, 1]  # per frequency
+        need = grid.need[i, 1]
+        value = np.array([np.min(np.where(need <= c, cost, np.inf)) for c in range(width)])
+        best_f.append([int(np.argmin(np.where(need <= c, cost, np.inf))) for c in range(width)])
+        merged, arg = _convolve(merged, value)
+        plans.append(arg)
+    if not np.isfinite(merged[grid.z]):
+        return INFEASIBLE
+    freq, r = np.empty(topology.n), grid.z
+    for i in reversed(range(topology.n)):
+        c_i = plans[i][r]
+        freq[i] = grid.freqs[best_f[i][c_i]]
+        r -= c_i
+    return _result(topology, storage, (set(range(topology.n)), freq))
+
+
+def tree_one_segment(
+    topology: Topology,
+    ch_max: float,
+    z: int,
+    f: int = DEFAULT_F,
+    f_max: float = DEFAULT_F_MAX,
+    storage: Storage | None = None,
+) -> Result:
+    """1Segment on a tree: only the root an anchor, one grid frequency for every operator."""
+    storage = storage or Storage()
+    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    best, best_f = math.inf, None
+    for fi in range(len(grid.freqs)):
+        needs = grid.need[:, 0, fi].copy()
+        needs[grid.root] = grid.need[grid.root, 1, fi]
+        if needs.sum() > grid.z:
+            continue
+        config = Configuration(
+            frozenset({grid.root + 1}), tuple([float(grid.freqs[fi])] * topology.n)
+        )
+        value = expected_recovery_time(topology, config, storage)
+        if value < best:
+            best, best_f = value, fi
+    if best_f is None:
+        return INFEASIBLE
+    return _result(topology, storage, ({grid.root}, np.full(topology.n, grid.freqs[best_f])))
