@@ -149,10 +149,10 @@ class Report:
         return verdict
 
     def _record(self, claim, paper_value, reproduced, tolerance, verdict, reason) -> None:
-        known = claims()
-        # A claim id of claims.csv, or a printed table's cell: "multilevel_table1:U_opt@row0".
-        table_id = claim.split(":", 1)[0]
-        if claim not in known.index and not (paths.PAPER_DATA / f"{table_id}.csv").exists():
+        # A claim id of claims.csv, possibly with a qualifier ("FR1:trees"), or a printed table's
+        # cell ("multilevel_table1:U_opt@row0").
+        prefix = claim.split(":", 1)[0]
+        if prefix not in claims().index and not (paths.PAPER_DATA / f"{prefix}.csv").exists():
             raise ValueError(f"claim {claim!r} is neither in claims.csv nor a printed table's cell")
         self.rows = [r for r in self.rows if r["claim"] != claim]
         self.rows.append(
