@@ -9,6 +9,7 @@ import time
 from functools import partial
 
 import numpy as np
+import pandas as pd
 
 from fastrecover.chain import nsegments, one_segment, optimize_chain
 from fastrecover.generate import random_chain, random_tree
@@ -29,7 +30,8 @@ def _rt(result) -> float:
 
 
 def _record(name: str, result) -> dict:
-    return {f"RT_{name}": _rt(result), f"feasible_{name}": result.feasible}
+    overhead = result.checkpoint_overhead if result.feasible else float("nan")
+    return {f"RT_{name}": _rt(result), f"CH_{name}": overhead, f"feasible_{name}": result.feasible}
 
 
 def _extras(params, topology, best, storage, rng) -> dict:
@@ -97,3 +99,34 @@ def runtime_point(params: dict, rng: np.random.Generator) -> dict:
     for _ in range(params.get("repeats", 1)):
         run()
     return {"seconds": (time.perf_counter() - began) / params.get("repeats", 1)}
+
+
+def summarize(
+    runs: pd.DataFrame,
+    lines: dict,
+    defaults: dict,
+    methods: list[str],
+    baselines=("NSegments", "1Segment"),
+) -> pd.DataFrame:
+    """One row per value of each one-at-a-time line: the mean RT of each method over the
+    topologies where it is feasible, NSegments' infeasible share, and FastRecover's paired mean
+    reduction against each baseline (topologies where both are feasible)."""
+    rows = []
+    for name in lines:
+        others = [np.isclose(runs[k], v) for k, v in defaults.items() if k != name]
+        on_line = runs[np.logical_and.reduce(others)] if others else runs
+        for value, part in on_line.groupby(name):
+            row = {
+                "vary": name,
+                "value": value,
+                "topologies": len(part),
+                "NSegments infeasible %": 100 * (1 - part["feasible_NSegments"].mean()),
+            }
+            for m in methods:
+                row[f"RT {m}"] = part.loc[part[f"feasible_{m}"], f"RT_{m}"].mean()
+            for base in baselines:
+                both = part[part["feasible_FastRecover"] & part[f"feasible_{base}"]]
+                ratio = both["RT_FastRecover"] / both[f"RT_{base}"]
+                row[f"reduction vs {base} %"] = 100 * (1 - ratio).mean()
+            rows.append(row)
+    return pd.DataFrame(rows)

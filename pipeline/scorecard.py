@@ -9,6 +9,7 @@ is ``reproduced``, none is ``not reproduced``, some is ``partly`` (the reason li
 import math
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
@@ -77,3 +78,12 @@ def summary(card: pd.DataFrame) -> pd.DataFrame:
     )
     counts["total"] = counts.sum(axis=1)
     return counts
+
+
+def monotone(values, direction: int, slack: float = 0.0) -> bool:
+    """Whether ``values`` (in the order of the varied parameter) never move against
+    ``direction`` (+1 rising, -1 falling) by more than ``slack``: a trend claim checked on data."""
+    if direction not in (1, -1):
+        raise ValueError(f"direction must be +1 (rising) or -1 (falling); got {direction}")
+    steps = np.diff(np.asarray(values, dtype=float)) * direction
+    return bool(np.all(steps >= -slack))
