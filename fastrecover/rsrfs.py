@@ -22,6 +22,7 @@ from fastrecover.model import (
     Topology,
     expected_recovery_time,
     heads,
+    recovery_times,
     total_overhead,
 )
 
@@ -53,34 +54,67 @@ def redistribute(
     storage: Storage | None = None,
     max_rounds: int = 10_000,
 ) -> Result:
-    """Improve an Algorithm 1 result by halving/doubling moves (module docstring)."""
+    """Improve an Algorithm 1 result by halving/doubling moves (module docstring).
+
+    Both totals are separable in the frequencies: rt_i = a_i / η_i + b_i (the anchor's replay and
+    the path's reprocessing scale with 1/η_i) and ch_i = Δ(η_i π_i) + const, so each move's effect
+    is a sum over its two cascades and every pair is scored at once.
+    """
     if not start.feasible:
         return start
     storage = storage or Storage()
     config = start.configuration
+    n = topology.n
     segment = heads(topology, config.anchors)
     eta = np.array(config.frequencies, dtype=float)
-    current = expected_recovery_time(topology, config, storage)
+    weight = (
+        topology.rho
+        * (recovery_times(topology, config, storage) - _path_constant(topology, segment, storage))
+        * eta
+    )
+    state = topology.pi / storage.bandwidth  # ch_i = state_i η_i + const
+    overhead = total_overhead(topology, config, storage)
+    order = np.arange(n)
     for _ in range(max_rounds):
-        best, best_eta = current, None
-        for i in range(topology.n):
-            halved = _cascade(eta, segment, i, +1)
-            for j in range(topology.n):
-                if j in halved or (segment[i] == segment[j] and i < j):
-                    continue
-                trial = eta.copy()
-                trial[halved] /= 2
-                trial[_cascade(eta, segment, j, -1)] *= 2
-                candidate = Configuration(config.anchors, tuple(trial))
-                if total_overhead(topology, candidate, storage) > ch_max * (1 + 1e-12):
-                    continue
-                value = expected_recovery_time(topology, candidate, storage)
-                if value < best * (1 - 1e-12):
-                    best, best_eta = value, trial
-        if best_eta is None:
+        halves = [_cascade(eta, segment, i, +1) for i in range(n)]
+        doubles = [_cascade(eta, segment, j, -1) for j in range(n)]
+        # Halving a group raises Σ ρ a / η by Σ ρ a / η and saves half its state overhead;
+        # doubling lowers it by half and costs its state overhead again.
+        rt_up = np.array([np.sum(weight[g] / eta[g]) for g in halves])
+        ch_down = np.array([np.sum(state[g] * eta[g]) / 2 for g in halves])
+        rt_down = np.array([np.sum(weight[g] / eta[g]) / 2 for g in doubles])
+        ch_up = np.array([np.sum(state[g] * eta[g]) for g in doubles])
+        gain = rt_up[:, None] - rt_down[None, :]
+        cost = overhead - ch_down[:, None] + ch_up[None, :]
+        allowed = (cost <= ch_max * (1 + 1e-12)) & (gain < -1e-12 * max(1.0, abs(gain).max()))
+        allowed &= ~((segment[:, None] == segment[None, :]) & (order[:, None] < order[None, :]))
+        for i, group in enumerate(halves):
+            allowed[i, group] = False
+        if not allowed.any():
             break
-        eta, current = best_eta, best
+        i, j = np.unravel_index(np.where(allowed, gain, np.inf).argmin(), gain.shape)
+        eta[halves[i]] /= 2
+        eta[doubles[j]] *= 2
+        overhead = cost[i, j]
     final = Configuration(config.anchors, tuple(float(e) for e in eta))
     return Result(
-        True, current, total_overhead(topology, final, storage), start.anchors, final.frequencies
+        True,
+        expected_recovery_time(topology, final, storage),
+        total_overhead(topology, final, storage),
+        start.anchors,
+        final.frequencies,
     )
+
+
+def _path_constant(topology: Topology, segment: np.ndarray, storage: Storage) -> np.ndarray:
+    """b_i: the part of rt_i that does not depend on η_i (restoring the states on the path)."""
+    out = np.empty(topology.n)
+    for i in range(topology.n):
+        k, total = i, 0.0
+        while True:
+            total += topology.pi[k] / storage.bandwidth
+            if k == segment[i]:
+                break
+            k = topology.upstream[k]
+        out[i] = total
+    return out

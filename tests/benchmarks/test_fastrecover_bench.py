@@ -1,0 +1,45 @@
+"""fastrecover benchmarks (make bench): Algorithm 1 against its plain-loop reference, the tree DPs
+at Z = 20 and Z = 100, the thesis's enumeration where it still finishes. Reported, not asserted."""
+
+import time
+
+import numpy as np
+
+from fastrecover.chain import optimize_chain
+from fastrecover.generate import random_chain, random_tree
+from fastrecover.model import Storage
+from fastrecover.tree import optimize_tree
+from tests.fastrecover.reference import algorithm1_loops
+
+
+def test_algorithm1_and_its_speedup_over_plain_loops(benchmark):
+    topology = random_chain(15, np.random.default_rng(0))
+    benchmark(optimize_chain, topology, 0.4, 60)
+    fast = benchmark.stats.stats.mean
+    began = time.perf_counter()
+    algorithm1_loops(topology, 0.4, 60, Storage())
+    slow = time.perf_counter() - began
+    benchmark.extra_info.update(
+        {"ms": 1000 * fast, "loops_ms": 1000 * slow, "speedup": slow / fast}
+    )
+    print(
+        f"\nAlgorithm 1, n = 15, Z = 60: {1000 * fast:.2f} ms; plain loops {1000 * slow:.0f} ms; "
+        f"speed-up {slow / fast:.0f}x"
+    )
+
+
+def test_tree_dps_at_z20_and_z100(benchmark):
+    topology = random_tree(15, np.random.default_rng(0))
+    figures = {}
+    for method in ("exact", "thesis_knapsack"):
+        for z in (20, 100):
+            began = time.perf_counter()
+            optimize_tree(topology, 0.5, z, f=100, method=method)
+            figures[f"{method} Z={z} s"] = time.perf_counter() - began
+    for z in (4, 6, 8):
+        began = time.perf_counter()
+        optimize_tree(topology, 0.5, z, f=100, method="thesis_enumeration")
+        figures[f"thesis_enumeration Z={z} s"] = time.perf_counter() - began
+    benchmark.extra_info.update(figures)
+    print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
+    benchmark.pedantic(optimize_tree, (topology, 0.5, 20), {"f": 100}, rounds=3, iterations=1)
