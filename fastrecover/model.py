@@ -203,22 +203,32 @@ def checkpoint_overheads(topology: Topology, config: Configuration, storage: Sto
     )
 
 
+def recovery_time_terms(
+    topology: Topology, anchors, storage: Storage
+) -> tuple[np.ndarray, np.ndarray]:
+    """(a, b) with rt_i = a_i / η_i + b_i: a_i = Δ(Ω_h θ_h) + Σ_path τ_k Ω_k (replaying and
+    reprocessing scale with the interval 1/η_i), b_i = Σ_path Δ(π_k) (restoring the states)."""
+    head = heads(topology, anchors)
+    a, b = np.empty(topology.n), np.empty(topology.n)
+    for i in range(topology.n):
+        h, k = head[i], i
+        a[i], b[i] = storage.delta(topology.rates[h] * topology.theta[h]), 0.0
+        while True:
+            a[i] += topology.tau[k] * topology.rates[k]
+            b[i] += storage.delta(topology.pi[k])
+            if k == h:
+                break
+            k = topology.upstream[k]
+    return a, b
+
+
 def recovery_times(topology: Topology, config: Configuration, storage: Storage) -> np.ndarray:
     """rt_i, Eq. (3.2) generalized to trees: the anchor replays Δ(Ω_h θ_h / η_i), and every
     operator k on the path from the anchor to op_i restores Δ(π_k) and reprocesses τ_k Ω_k / η_i
     (η_i: the failed operator's frequency; equal to the segment's under RSFS)."""
     eta = _check(topology, config)
-    head = heads(topology, config.anchors)
-    out = np.empty(topology.n)
-    for i in range(topology.n):
-        h, k, path = head[i], i, 0.0
-        while True:
-            path += storage.delta(topology.pi[k]) + topology.tau[k] * topology.rates[k] / eta[i]
-            if k == h:
-                break
-            k = topology.upstream[k]
-        out[i] = storage.delta(topology.rates[h] * topology.theta[h] / eta[i]) + path
-    return out
+    a, b = recovery_time_terms(topology, config.anchors, storage)
+    return a / eta + b
 
 
 def total_overhead(topology: Topology, config: Configuration, storage: Storage) -> float:

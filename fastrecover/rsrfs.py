@@ -22,7 +22,7 @@ from fastrecover.model import (
     Topology,
     expected_recovery_time,
     heads,
-    recovery_times,
+    recovery_time_terms,
     total_overhead,
 )
 
@@ -67,11 +67,7 @@ def redistribute(
     n = topology.n
     segment = heads(topology, config.anchors)
     eta = np.array(config.frequencies, dtype=float)
-    weight = (
-        topology.rho
-        * (recovery_times(topology, config, storage) - _path_constant(topology, segment, storage))
-        * eta
-    )
+    weight = topology.rho * recovery_time_terms(topology, config.anchors, storage)[0]  # ρ_i a_i
     state = topology.pi / storage.bandwidth  # ch_i = state_i η_i + const
     overhead = total_overhead(topology, config, storage)
     order = np.arange(n)
@@ -104,17 +100,3 @@ def redistribute(
         start.anchors,
         final.frequencies,
     )
-
-
-def _path_constant(topology: Topology, segment: np.ndarray, storage: Storage) -> np.ndarray:
-    """b_i: the part of rt_i that does not depend on η_i (restoring the states on the path)."""
-    out = np.empty(topology.n)
-    for i in range(topology.n):
-        k, total = i, 0.0
-        while True:
-            total += topology.pi[k] / storage.bandwidth
-            if k == segment[i]:
-                break
-            k = topology.upstream[k]
-        out[i] = total
-    return out

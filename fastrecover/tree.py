@@ -22,7 +22,6 @@ Three solvers:
 """
 
 import itertools
-import math
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from fastrecover.model import (
     Topology,
     children,
     expected_recovery_time,
+    recovery_time_terms,
     total_overhead,
 )
 
@@ -333,18 +333,12 @@ def tree_one_segment(
     """1Segment on a tree: only the root an anchor, one grid frequency for every operator."""
     storage = storage or Storage()
     grid = _Grid(topology, storage, ch_max, z, f, f_max)
-    best, best_f = math.inf, None
-    for fi in range(len(grid.freqs)):
-        needs = grid.need[:, 0, fi].copy()
-        needs[grid.root] = grid.need[grid.root, 1, fi]
-        if needs.sum() > grid.z:
-            continue
-        config = Configuration(
-            frozenset({grid.root + 1}), tuple([float(grid.freqs[fi])] * topology.n)
-        )
-        value = expected_recovery_time(topology, config, storage)
-        if value < best:
-            best, best_f = value, fi
-    if best_f is None:
+    needs = grid.need[:, 0, :].copy()
+    needs[grid.root] = grid.need[grid.root, 1, :]
+    a, b = recovery_time_terms(topology, [grid.root + 1], storage)
+    rt_all = topology.rho @ (a[:, None] / grid.freqs[None, :] + b[:, None])  # per grid frequency
+    rt_all = np.where(needs.sum(axis=0) <= grid.z, rt_all, np.inf)
+    if not np.isfinite(rt_all.min()):
         return INFEASIBLE
+    best_f = int(rt_all.argmin())
     return _result(topology, storage, ({grid.root}, np.full(topology.n, grid.freqs[best_f])))
