@@ -90,24 +90,23 @@ def _dp(rt: np.ndarray, z: int, singletons: bool = False):
     the head and the increments of the last subchain for backtracking."""
     n = rt.shape[0]
     c_idx = np.arange(z + 1)
-    spent = c_idx[None, :]  # c'
-    rest = c_idx[:, None] - spent  # c - c'
-    valid = (spent >= 1) & (rest >= 0)
-    rest = np.where(valid, rest, 0)
-    best = np.full((z + 1, n + 1), np.inf)
-    best[:, 0] = 0.0
+    rest = c_idx[:, None] - c_idx[None, :]  # c - c'
+    # Row z + 1 of the padded table is inf: c' > c, and c' = 0 (a subchain gets >= 1 increment).
+    rest = np.where((rest >= 0) & (c_idx[None, :] >= 1), rest, z + 1)
+    best = np.full((z + 2, n + 1), np.inf)
+    best[: z + 1, 0] = 0.0
     head = np.zeros((z + 1, n + 1), dtype=int)
     used = np.zeros((z + 1, n + 1), dtype=int)
     for i in range(1, n + 1):
-        starts = np.arange(i - 1, i) if singletons else np.arange(i)  # 0-based first operator k
-        # total[c, c', k] = best[c - c', k] + CtoR(k, i - 1, c')
-        total = best[rest][:, :, starts] + rt[starts, i - 1, :].T[None, :, :]
-        total = np.where(valid[:, :, None], total, np.inf).reshape(z + 1, -1)
+        first = i - 1 if singletons else 0  # 0-based first operator of the last subchain
+        # total[c, c', k] = best[c - c', k] + CtoR(k, i - 1, c') for k = first .. i - 1
+        total = best[rest, first:i] + rt[first:i, i - 1, :].T[None, :, :]
+        total = total.reshape(z + 1, -1)
         arg = total.argmin(axis=1)
-        best[:, i] = total[c_idx, arg]
-        used[:, i], k = np.divmod(arg, len(starts))
-        head[:, i] = starts[k]
-    return best, head, used
+        best[: z + 1, i] = total[c_idx, arg]
+        used[:, i], k = np.divmod(arg, i - first)
+        head[:, i] = first + k
+    return best[: z + 1], head, used
 
 
 def _backtrack(topology, storage, ch_max, z, eta_table, best, head, used) -> Result:
