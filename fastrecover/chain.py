@@ -109,63 +109,60 @@ def _dp(rt: np.ndarray, z: int, singletons: bool = False):
     return best[: z + 1], head, used
 
 
-def _backtrack(topology, storage, ch_max, z, eta_table, best, head, used) -> Result:
+def configured_result(topology: Topology, storage: Storage, anchors, frequencies) -> Result:
+    """A feasible result for anchors (1-based) and frequencies, its totals from the model."""
+    config = Configuration(frozenset(int(a) for a in anchors), tuple(float(x) for x in frequencies))
+    return Result(
+        True,
+        expected_recovery_time(topology, config, storage),
+        total_overhead(topology, config, storage),
+        tuple(sorted(config.anchors)),
+        config.frequencies,
+    )
+
+
+def _backtrack(topology, storage, eta_table, best, head, used) -> Result:
     n = topology.n
-    if not np.isfinite(best[z, n]):
+    c = best.shape[0] - 1
+    if not np.isfinite(best[c, n]):
         return INFEASIBLE
     eta = np.empty(n)
     anchors = []
-    c, i = z, n
+    i = n
     while i > 0:
         k, spent = head[c, i], used[c, i]
         eta[k:i] = eta_table[k, i - 1, spent]
         anchors.append(k + 1)
         c, i = c - spent, k
-    config = Configuration(frozenset(anchors), tuple(float(e) for e in eta))
-    return Result(
-        True,
-        expected_recovery_time(topology, config, storage),
-        total_overhead(topology, config, storage),
-        tuple(sorted(anchors)),
-        config.frequencies,
-    )
+    return configured_result(topology, storage, anchors, eta)
+
+
+def _tables(topology: Topology, ch_max: float, z: int, storage: Storage | None):
+    validate_budget(ch_max, z)
+    _is_chain(topology)
+    storage = storage or Storage()
+    return (storage, *segment_tables(topology, storage, ch_max, int(z)))
 
 
 def optimize_chain(
     topology: Topology, ch_max: float, z: int, storage: Storage | None = None
 ) -> Result:
     """Algorithm 1: minimal RT_all over anchor sets and frequencies with CH_all <= ch_max."""
-    validate_budget(ch_max, z)
-    _is_chain(topology)
-    storage = storage or Storage()
-    rt, eta = segment_tables(topology, storage, ch_max, int(z))
-    return _backtrack(topology, storage, ch_max, int(z), eta, *_dp(rt, int(z)))
+    storage, rt, eta = _tables(topology, ch_max, z, storage)
+    return _backtrack(topology, storage, eta, *_dp(rt, int(z)))
 
 
 def nsegments(topology: Topology, ch_max: float, z: int, storage: Storage | None = None) -> Result:
     """NSegments: every operator an anchor, the budget split optimally on the same grid."""
-    validate_budget(ch_max, z)
-    _is_chain(topology)
-    storage = storage or Storage()
-    rt, eta = segment_tables(topology, storage, ch_max, int(z))
-    return _backtrack(topology, storage, ch_max, int(z), eta, *_dp(rt, int(z), singletons=True))
+    storage, rt, eta = _tables(topology, ch_max, z, storage)
+    return _backtrack(topology, storage, eta, *_dp(rt, int(z), singletons=True))
 
 
 def one_segment(
     topology: Topology, ch_max: float, z: int, storage: Storage | None = None
 ) -> Result:
     """1Segment: only op_1 an anchor, one frequency spending the whole budget."""
-    validate_budget(ch_max, z)
-    _is_chain(topology)
-    storage = storage or Storage()
-    rt, eta = segment_tables(topology, storage, ch_max, int(z))
+    storage, rt, eta = _tables(topology, ch_max, z, storage)
     if not np.isfinite(rt[0, -1, z]):
         return INFEASIBLE
-    config = Configuration(frozenset({1}), tuple([float(eta[0, -1, z])] * topology.n))
-    return Result(
-        True,
-        expected_recovery_time(topology, config, storage),
-        total_overhead(topology, config, storage),
-        (1,),
-        config.frequencies,
-    )
+    return configured_result(topology, storage, [1], [eta[0, -1, z]] * topology.n)

@@ -25,15 +25,12 @@ import itertools
 
 import numpy as np
 
-from fastrecover.chain import INFEASIBLE, Result, validate_budget
+from fastrecover.chain import INFEASIBLE, Result, configured_result, validate_budget
 from fastrecover.model import (
-    Configuration,
     Storage,
     Topology,
     children,
-    expected_recovery_time,
     recovery_time_terms,
-    total_overhead,
 )
 
 # Frequency grid default: F = 100 increments as in Table 4.1, but F_max = 1 per minute instead of
@@ -262,14 +259,7 @@ def _result(topology, storage, found) -> Result:
     if found is None:
         return INFEASIBLE
     anchors, freq = found
-    config = Configuration(frozenset(a + 1 for a in anchors), tuple(float(x) for x in freq))
-    return Result(
-        True,
-        expected_recovery_time(topology, config, storage),
-        total_overhead(topology, config, storage),
-        tuple(sorted(config.anchors)),
-        config.frequencies,
-    )
+    return configured_result(topology, storage, [a + 1 for a in anchors], freq)
 
 
 def optimize_tree(
