@@ -5,7 +5,8 @@ Stream Processing Engine*, MS thesis, University of Illinois at Urbana-Champaign
 Units: minutes and KB.
 """
 
-from fastrecover.chain import Result, nsegments, one_segment, optimize_chain
+from fastrecover.baselines import nsegments, one_segment
+from fastrecover.chain import Result, optimize_chain
 from fastrecover.generate import Attributes, random_chain, random_tree
 from fastrecover.model import (
     Configuration,
