@@ -11,20 +11,31 @@ from fastrecover.model import Operator, Storage, heads, tree
 from fastrecover.tree import optimize_tree, tree_nsegments, tree_one_segment
 from tests.fastrecover.reference import brute_force_tree
 
-SMALL = {"f": 4, "f_max": 1.0}
+SMALL = {"f": 4, "f_max": 1.0}  # a coarse grid keeps enumeration and brute force fast
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(1, 5), st.integers(3, 8), st.integers(0, 2**32 - 1))
+@given(st.integers(1, 6), st.integers(3, 9), st.integers(0, 2**32 - 1))
 def test_exact_dp_equals_brute_force(n, z, seed):
     topology = random_tree(n, np.random.default_rng(seed))
     storage = Storage()
-    result = optimize_tree(topology, 1.5, z, storage=storage, **SMALL)
-    expected = brute_force_tree(topology, 1.5, z, storage=storage, **SMALL)
+    grid = {"f": 3, "f_max": 1.0}  # 3^6 frequency choices per anchor set at n = 6
+    result = optimize_tree(topology, 1.5, z, storage=storage, **grid)
+    expected = brute_force_tree(topology, 1.5, z, storage=storage, **grid)
     if np.isinf(expected):
         assert not result.feasible
     else:
         assert result.expected_recovery_time == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_exact_dp_equals_brute_force_on_six_operator_trees(seed):
+    topology = random_tree(6, np.random.default_rng(seed))
+    grid = {"f": 3, "f_max": 1.0}
+    result = optimize_tree(topology, 1.5, 9, **grid)
+    expected = brute_force_tree(topology, 1.5, 9, storage=Storage(), **grid)
+    assert np.isfinite(expected)
+    assert result.expected_recovery_time == pytest.approx(expected, rel=1e-9)
 
 
 @settings(max_examples=20, deadline=None)
