@@ -135,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, JavaError) as exc:
         print(f"repro: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `repro list | head`: the reader left; end quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
