@@ -101,6 +101,12 @@ def runtime_point(params: dict, rng: np.random.Generator) -> dict:
     return {"seconds": (time.perf_counter() - began) / params.get("repeats", 1)}
 
 
+def on_line(runs: pd.DataFrame, name: str, defaults: dict) -> pd.DataFrame:
+    """The rows of the one-at-a-time line varying ``name``: every other parameter at its default."""
+    others = [np.isclose(runs[k], v) for k, v in defaults.items() if k != name]
+    return runs[np.logical_and.reduce(others)] if others else runs
+
+
 def summarize(
     runs: pd.DataFrame,
     lines: dict,
@@ -114,9 +120,7 @@ def summarize(
     (a baseline feasible only on easy topologies has a low mean for that reason alone)."""
     rows = []
     for name in lines:
-        others = [np.isclose(runs[k], v) for k, v in defaults.items() if k != name]
-        on_line = runs[np.logical_and.reduce(others)] if others else runs
-        for value, part in on_line.groupby(name):
+        for value, part in on_line(runs, name, defaults).groupby(name):
             row = {
                 "vary": name,
                 "value": value,

@@ -29,7 +29,8 @@ def side_by_side(
     reproduced: pd.DataFrame, table_id: str, keys: list[str], columns: list[str]
 ) -> pd.DataFrame:
     """One row per printed row: the keys, then for each column the reproduced value, the printed
-    value, the difference and whether it lies within the printed rounding (plus 1e-9)."""
+    value, the difference, whether it lies within the printed rounding (plus 1e-9) and that
+    half-unit."""
     printed, half = printed_table(table_id)
     if len(printed) != len(reproduced):
         raise ValueError(
@@ -45,6 +46,7 @@ def side_by_side(
         out[f"{col} (paper)"] = printed[col]
         out[f"{col} diff"] = diff
         out[f"{col} ok"] = np.abs(diff) <= half[col].to_numpy(float) + 1e-9
+        out[f"{col} half"] = half[col].to_numpy(float)
     return out
 
 

@@ -5,7 +5,8 @@ A notebook creates one ``Report`` with its own name and records through it::
     rep = Report("multilevel_tables")
     rep.table(frame, "multilevel_table1")             # reports/tables/multilevel_table1.csv
     rep.figure(fig, "fig8", "Fig. 8: U over T and p1") # reports/multilevel/figures/fig8.{png,svg}
-    rep.compare("ML1", paper_value=0.8206, reproduced=u, atol=5e-5, reason="Table 1 row 1")
+    rep.record("ML1", verdicts.multilevel.ml1(...))  # a claim's rule (pipeline.verdicts)
+    rep.compare("ML1", paper_value=0.8206, reproduced=u, atol=5e-5)  # or one printed number
 
 Creating the Report clears what an earlier run of the same notebook recorded, so the scorecard
 never keeps a verdict that the current run did not compute. Every file is written to a temporary
@@ -14,7 +15,6 @@ name and renamed into place.
 
 import json
 import os
-from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -22,7 +22,7 @@ import pandas as pd
 from pipeline import paths
 from pipeline.files import temporary_beside, write_text_atomic
 from pipeline.paper import claims, paper_of
-from pipeline.scorecard import COLUMNS, conditions_verdict, numeric_verdict, tolerance_text
+from pipeline.scorecard import COLUMNS, Verdict, number
 
 FIGURE_FORMATS = ("png", "svg")
 
@@ -94,6 +94,22 @@ class Report:
         )
 
     # -- scorecard ----------------------------------------------------------------------------
+    def record(self, claim: str, verdict: Verdict) -> str:
+        """Record a claim's verdict (its rule in ``pipeline.verdicts``); returns the verdict."""
+        if not isinstance(verdict, Verdict):
+            raise ValueError(
+                f"verdict must be a pipeline.scorecard.Verdict; got {type(verdict).__name__}"
+            )
+        self._record(
+            claim,
+            verdict.paper_value,
+            verdict.reproduced,
+            verdict.rule,
+            verdict.verdict,
+            verdict.reason,
+        )
+        return verdict.verdict
+
     def compare(
         self,
         claim: str,
@@ -102,51 +118,11 @@ class Report:
         reproduced: float,
         atol: float = 0.0,
         rtol: float = 0.0,
-        partly_atol: float | None = None,
-        partly_rtol: float | None = None,
-        reason: str = "",
     ) -> str:
-        """Score a number against the printed one; returns the verdict."""
-        verdict = numeric_verdict(
-            float(paper_value),
-            float(reproduced),
-            atol=atol,
-            rtol=rtol,
-            partly_atol=partly_atol,
-            partly_rtol=partly_rtol,
+        """Score one number against the printed one within atol + rtol·|paper|."""
+        return self.record(
+            claim, number(float(paper_value), float(reproduced), atol=atol, rtol=rtol, what=claim)
         )
-        tolerance = tolerance_text(atol, rtol)
-        if partly_atol is not None or partly_rtol is not None:
-            tolerance += f"; partly: {tolerance_text(partly_atol or 0.0, partly_rtol or 0.0)}"
-        self._record(
-            claim, f"{paper_value:g}", f"{float(reproduced):.6g}", tolerance, verdict, reason
-        )
-        return verdict
-
-    def check(
-        self,
-        claim: str,
-        conditions: bool | Mapping[str, bool],
-        *,
-        paper_value: str,
-        reproduced: str,
-        reason: str = "",
-    ) -> str:
-        """Score a qualitative claim from named conditions computed on data; returns the verdict."""
-        if isinstance(conditions, Mapping):
-            named = dict(conditions)
-        else:
-            named = {claim: bool(conditions)}
-        verdict, why = conditions_verdict(named)
-        self._record(
-            claim,
-            paper_value,
-            reproduced,
-            "each condition checked on the data",
-            verdict,
-            f"{reason} ({why})" if reason else why,
-        )
-        return verdict
 
     def _record(self, claim, paper_value, reproduced, tolerance, verdict, reason) -> None:
         # A claim id of claims.csv, possibly with a qualifier ("FR1:trees"), or a printed table's

@@ -1,19 +1,54 @@
-"""Scorecard verdicts: what reproduced, computed from data with a stated tolerance.
+"""Scorecard verdicts: one vocabulary, rules stated in numbers, uncertainty from the data.
 
-A verdict is one of ``reproduced``, ``partly``, ``not reproduced``. Numeric comparisons use
-``|reproduced - paper| <= atol + rtol * |paper|``; a looser second tolerance, when given, marks
-``partly``. Qualitative claims are split into named conditions, each checked on data: all hold
-is ``reproduced``, none is ``not reproduced``, some is ``partly`` (the reason lists which failed).
+A claim's rule is a function beside its data (``pipeline.verdicts.<paper>``) that returns a
+``Verdict``: the verdict, the printed and the reproduced value, the rule in numbers (the
+scorecard's ``tolerance`` column) and a reason written from the data. Rules are built from
+``judge``: the claim's *headline* conditions decide between ``not reproduced`` and the rest; its
+*detail* conditions (the quantitative parts) between ``reproduced`` and ``partly``. No verdict is
+lifted by "some condition held".
+
+Trend and comparison claims are judged on paired data (common random numbers: the same random
+topologies or failure draws at every value of a line, paired by their index) with 95% confidence
+intervals of the paired differences, never on means with a fixed slack.
 """
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
-VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED)
+REPRODUCED = "reproduced"
+PARTLY = "partly"
+NOT_REPRODUCED = "not reproduced"
+CALIBRATED = "calibrated"
+BY_CONSTRUCTION = "by construction"
+INPUT = "input"
+NOT_CHECKABLE = "not checkable"
+VERDICTS = (
+    REPRODUCED,
+    PARTLY,
+    NOT_REPRODUCED,
+    CALIBRATED,
+    BY_CONSTRUCTION,
+    INPUT,
+    NOT_CHECKABLE,
+)
+# The legend of the report's index: what each verdict means.
+LEGEND = {
+    REPRODUCED: "every quantitative part of the claim lies within its stated tolerance, "
+    "uncertainty included",
+    PARTLY: "the qualitative part holds and a quantitative part does not; the reason names "
+    "which, with numbers",
+    NOT_REPRODUCED: "the headline part of the claim fails on our data",
+    CALIBRATED: "it holds because a free parameter was set to make it hold: a consistency "
+    "check, not evidence",
+    BY_CONSTRUCTION: "it cannot fail given the method; checked on the data all the same",
+    INPUT: "a measurement the reproduction takes as an input",
+    NOT_CHECKABLE: "the published material cannot decide it; the reason says why",
+}
 COLUMNS = [
     "paper",
     "notebook",
@@ -24,9 +59,184 @@ COLUMNS = [
     "verdict",
     "reason",
 ]
+CONFIDENCE = 0.95
 
 
-def _within(paper: float, reproduced: float, atol: float, rtol: float) -> bool:
+@dataclass(frozen=True)
+class Verdict:
+    """One scorecard row's content: ``rule`` is the tolerance column, the rule in numbers."""
+
+    verdict: str
+    paper_value: str
+    reproduced: str
+    rule: str
+    reason: str
+
+    def __post_init__(self):
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}; got {self.verdict!r}")
+        for name in ("paper_value", "reproduced", "rule", "reason"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise ValueError(f"{name} must be a non-empty text; got {getattr(self, name)!r}")
+
+
+def judge(
+    headline: Mapping[str, bool],
+    details: Mapping[str, bool] | None = None,
+    *,
+    paper_value: str,
+    reproduced: str,
+    rule: str,
+    when_holds: str = REPRODUCED,
+) -> Verdict:
+    """Verdict of a claim from its named conditions (each name states the condition with the
+    numbers measured on the data).
+
+    Any headline condition failing gives ``not reproduced``; all headline conditions holding
+    give ``when_holds`` (``reproduced``, or ``calibrated`` / ``by construction`` for a claim
+    that could not have failed) unless a detail condition fails, which gives ``partly``.
+    """
+    if not headline:
+        raise ValueError("headline must name at least one condition")
+    if when_holds not in (REPRODUCED, CALIBRATED, BY_CONSTRUCTION):
+        raise ValueError(
+            f"when_holds must be reproduced, calibrated or by construction; got {when_holds!r}"
+        )
+    details = dict(details or {})
+    failed_head = [k for k, v in headline.items() if not bool(v)]
+    failed_detail = [k for k, v in details.items() if not bool(v)]
+    held = [k for k, v in {**headline, **details}.items() if bool(v)]
+    if failed_head:
+        verdict = NOT_REPRODUCED
+        reason = "fails: " + "; ".join(failed_head)
+    elif failed_detail:
+        verdict = PARTLY
+        reason = "fails: " + "; ".join(failed_detail)
+    else:
+        verdict = when_holds
+        reason = ""
+    if held:
+        reason += ("; holds: " if reason else "holds: ") + "; ".join(held)
+    return Verdict(verdict, paper_value, reproduced, rule, reason)
+
+
+def mean_ci(values, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """Mean and its t confidence interval; NaNs dropped; (nan, nan, nan) with fewer than two."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if len(x) < 2:
+        return (float(x.mean()) if len(x) else math.nan, math.nan, math.nan)
+    mean = float(x.mean())
+    half = float(stats.t.ppf(0.5 + confidence / 2, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
+    return mean, mean - half, mean + half
+
+
+def ci_text(mean: float, lo: float, hi: float, digits: int = 3, unit: str = "") -> str:
+    return f"{mean:.{digits}g}{unit} [{lo:.{digits}g}, {hi:.{digits}g}]"
+
+
+@dataclass(frozen=True)
+class Trend:
+    """A trend along one line judged on paired differences (see ``trend``)."""
+
+    values: tuple  # the varied parameter's values, in order
+    means: tuple  # mean of y at each value (over all pairs of the line)
+    overall: tuple[float, float, float]  # mean, CI of y(last) - y(first), paired
+    steps: tuple  # ((mean, lo, hi), ...) of y(v_k+1) - y(v_k), paired
+    direction: int
+
+    @property
+    def holds(self) -> bool:
+        """Headline: last minus first is significantly in the claimed direction."""
+        mean, lo, hi = self.overall
+        return bool(lo > 0) if self.direction > 0 else bool(hi < 0)
+
+    @property
+    def reversals(self) -> list[int]:
+        """Steps whose CI lies entirely against the claimed direction."""
+        return [
+            k
+            for k, (_, lo, hi) in enumerate(self.steps)
+            if (hi < 0 if self.direction > 0 else lo > 0)
+        ]
+
+    @property
+    def monotone(self) -> bool:
+        return not self.reversals
+
+    def text(self, digits: int = 3) -> str:
+        head = " → ".join(f"{m:.{digits}g}" for m in self.means)
+        return f"{head}; last − first {ci_text(*self.overall, digits=digits)}"
+
+
+def trend(frame: pd.DataFrame, x: str, y: str, direction: int, pair: str = "iteration") -> Trend:
+    """Whether ``y`` moves with ``x`` in ``direction`` (+1 rising, -1 falling), judged on
+    differences paired by ``pair`` (the topology or draw index: common random numbers).
+
+    Pairs where y is missing at either value are dropped from that difference. The headline
+    (``Trend.holds``) is the 95% CI of y(last value) - y(first value) excluding 0 on the claimed
+    side; ``Trend.monotone`` says no successive step's CI lies entirely on the wrong side.
+    """
+    if direction not in (1, -1):
+        raise ValueError(f"direction must be +1 (rising) or -1 (falling); got {direction}")
+    for column in (x, y, pair):
+        if column not in frame.columns:
+            raise ValueError(f"column {column!r} is not in the frame ({list(frame.columns)})")
+    wide = frame.pivot_table(index=pair, columns=x, values=y, aggfunc="mean", dropna=False)
+    values = sorted(wide.columns)
+    if len(values) < 2:
+        raise ValueError(f"a trend in {x!r} needs at least two values; got {values}")
+    wide = wide[values]
+    steps = tuple(mean_ci(wide[b] - wide[a]) for a, b in zip(values, values[1:], strict=False))
+    return Trend(
+        values=tuple(values),
+        means=tuple(float(wide[v].mean()) for v in values),
+        overall=mean_ci(wide[values[-1]] - wide[values[0]]),
+        steps=steps,
+        direction=direction,
+    )
+
+
+def trend_conditions(name: str, t: Trend, *, claimed: str) -> tuple[dict, dict]:
+    """Headline and detail conditions of one trend, named with their numbers."""
+    side = "> 0" if t.direction > 0 else "< 0"
+    head = {f"{name} {claimed}: {t.text()} (CI {side})": t.holds}
+    if t.monotone:
+        detail = {f"{name}: no step significantly reversed": True}
+    else:
+        bad = ", ".join(
+            f"{t.values[k]}→{t.values[k + 1]}: {ci_text(*t.steps[k])}" for k in t.reversals
+        )
+        detail = {f"{name}: steps significantly reversed ({bad})": False}
+    return head, detail
+
+
+def bootstrap_ci(
+    statistic, samples: Sequence, *, rng: np.random.Generator, resamples: int = 2000
+) -> tuple[float, float, float]:
+    """Statistic and its 95% percentile bootstrap CI over paired samples (scipy.stats.bootstrap)."""
+    arrays = [np.asarray(s, dtype=float) for s in samples]
+    value = float(statistic(*arrays))
+    res = stats.bootstrap(
+        arrays,
+        statistic,
+        paired=True,
+        vectorized=False,
+        n_resamples=resamples,
+        confidence_level=CONFIDENCE,
+        method="percentile",
+        random_state=rng,
+    )
+    return value, float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def within(paper: float, reproduced: float, atol: float = 0.0, rtol: float = 0.0) -> bool:
+    """|reproduced - paper| <= atol + rtol·|paper|; NaN or inf is never within."""
+    for name, value in (("atol", atol), ("rtol", rtol)):
+        if not (value >= 0 and math.isfinite(value)):
+            raise ValueError(f"{name} must be a finite number >= 0; got {value}")
+    if not (math.isfinite(paper) and math.isfinite(reproduced)):
+        return False
     return abs(reproduced - paper) <= atol + rtol * abs(paper)
 
 
@@ -37,38 +247,17 @@ def tolerance_text(atol: float, rtol: float) -> str:
     return "|diff| <= " + (" + ".join(parts) or "0")
 
 
-def numeric_verdict(
-    paper: float,
-    reproduced: float,
-    *,
-    atol: float = 0.0,
-    rtol: float = 0.0,
-    partly_atol: float | None = None,
-    partly_rtol: float | None = None,
-) -> str:
-    """Verdict of one number against the printed one; NaN or inf is never reproduced."""
-    for name, value in (("atol", atol), ("rtol", rtol)):
-        if not (value >= 0 and math.isfinite(value)):
-            raise ValueError(f"{name} must be a finite number >= 0; got {value}")
-    if not (math.isfinite(paper) and math.isfinite(reproduced)):
-        return NOT_REPRODUCED
-    if _within(paper, reproduced, atol, rtol):
-        return REPRODUCED
-    if partly_atol is not None or partly_rtol is not None:
-        if _within(paper, reproduced, partly_atol or 0.0, partly_rtol or 0.0):
-            return PARTLY
-    return NOT_REPRODUCED
-
-
-def conditions_verdict(conditions: Mapping[str, bool]) -> tuple[str, str]:
-    """Verdict and a reason naming the failed conditions."""
-    if not conditions:
-        raise ValueError("conditions must name at least one checked condition")
-    failed = [name for name, held in conditions.items() if not bool(held)]
-    if not failed:
-        return REPRODUCED, "all conditions hold"
-    verdict = NOT_REPRODUCED if len(failed) == len(conditions) else PARTLY
-    return verdict, "fails: " + "; ".join(failed)
+def number(
+    paper: float, reproduced: float, *, atol: float = 0.0, rtol: float = 0.0, what: str = "value"
+) -> Verdict:
+    """A single printed number against the reproduced one."""
+    ok = within(paper, reproduced, atol, rtol)
+    return judge(
+        {f"{what} {reproduced:.6g} against printed {paper:g} ({tolerance_text(atol, rtol)})": ok},
+        paper_value=f"{paper:g}",
+        reproduced=f"{reproduced:.6g}",
+        rule=tolerance_text(atol, rtol),
+    )
 
 
 def summary(card: pd.DataFrame) -> pd.DataFrame:
@@ -78,12 +267,3 @@ def summary(card: pd.DataFrame) -> pd.DataFrame:
     )
     counts["total"] = counts.sum(axis=1)
     return counts
-
-
-def monotone(values, direction: int, slack: float = 0.0) -> bool:
-    """Whether ``values`` (in the order of the varied parameter) never move against
-    ``direction`` (+1 rising, -1 falling) by more than ``slack``: a trend claim checked on data."""
-    if direction not in (1, -1):
-        raise ValueError(f"direction must be +1 (rising) or -1 (falling); got {direction}")
-    steps = np.diff(np.asarray(values, dtype=float)) * direction
-    return bool(np.all(steps >= -slack))

@@ -7,7 +7,10 @@ not in a notebook) returning a dict (one row) or a list of dicts (several rows).
 Seeds: the generator of each (point, iteration) comes from
 ``SeedSequence(seed, spawn_key=(experiment, point, iteration))`` where experiment and point are
 stable hashes of the experiment name and of the point's parameters. A result therefore never
-depends on partitioning, executor count, run order, or the point's position in the grid.
+depends on partitioning, executor count, run order, or the point's position in the grid. With
+``common_random_numbers=True`` the point is left out of the key: iteration i draws the same
+numbers at every point (the same random topology or failure draws along a line), so differences
+between points can be judged on paired data.
 
 Cache: every finished point is written at once to
 ``data/results/<experiment>/<key>.parquet``, where the key hashes the parameters, the iteration
@@ -177,6 +180,7 @@ def sweep(
     partitions: int | None = None,
     results_dir: Path | None = None,
     progress: bool = True,
+    common_random_numbers: bool = False,
 ) -> pd.DataFrame:
     """Run ``fn`` over ``grid`` x ``iterations`` as Spark jobs; return all rows as a DataFrame.
 
@@ -193,6 +197,7 @@ def sweep(
     partitions: Spark partitions per job; default four per core (results never depend on it).
     results_dir: default :func:`pipeline.paths.results_dir`.
     progress: draw a progress bar on the driver.
+    common_random_numbers: seed by (experiment, iteration) only, the same draws at every point.
 
     Returns the rows of every point in grid order, iterations in order: the parameters, an
     ``iteration`` column, then ``fn``'s outputs. Raises SweepError naming the first failing point
@@ -204,8 +209,8 @@ def sweep(
     points = []
     for index, params in enumerate(grid):
         canonical = _canonical(params)
-        name = _digest(canonical, iterations, seed, version)[:24]
-        key = _hash63(_digest(canonical))
+        name = _digest(canonical, iterations, seed, version, common_random_numbers)[:24]
+        key = 0 if common_random_numbers else _hash63(_digest(canonical))
         points.append(_Point(index, dict(params), key, folder / f"{name}.parquet"))
     missing = [p for p in points if not p.file.exists()]
     if missing:

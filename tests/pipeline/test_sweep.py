@@ -67,6 +67,28 @@ def test_seed_depends_on_parameters_not_grid_position(spark, tmp_path):
     assert not (other_seed["u"].to_numpy() == forward["u"].to_numpy()).any()
 
 
+def test_common_random_numbers_draw_the_same_numbers_at_every_point(spark, tmp_path):
+    def run(crn):
+        return sweep(
+            "crn",
+            GRID,
+            sweep_fns.draws,
+            3,
+            spark=spark,
+            results_dir=tmp_path,
+            progress=False,
+            common_random_numbers=crn,
+        )
+
+    paired, independent = run(True), run(False)
+    # The same uniform draw at every point of an iteration, different across iterations.
+    assert (paired.groupby("iteration")["u"].nunique() == 1).all()
+    assert paired.groupby("mu")["u"].apply(lambda u: u.nunique() == 3).all()
+    assert (independent.groupby("iteration")["u"].nunique() == len(GRID)).all()
+    # The two seedings are cached apart.
+    assert len(list((tmp_path / "crn").glob("*.parquet"))) == 2 * len(GRID)
+
+
 def test_interrupted_sweep_resumes_without_recomputing(spark, tmp_path):
     log = tmp_path / "calls.log"
     flag = tmp_path / "fail"

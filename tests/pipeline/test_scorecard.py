@@ -1,0 +1,102 @@
+"""The verdict vocabulary, ``judge`` and the paired trend rule every trend claim uses."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.scorecard import (
+    BY_CONSTRUCTION,
+    CALIBRATED,
+    LEGEND,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+    VERDICTS,
+    Verdict,
+    bootstrap_ci,
+    judge,
+    mean_ci,
+    trend,
+)
+
+TEXTS = {"paper_value": "p", "reproduced": "r", "rule": "x > 0"}
+
+
+def test_the_legend_explains_every_verdict():
+    assert set(LEGEND) == set(VERDICTS) and len(VERDICTS) == 7
+
+
+def test_headline_decides_and_details_only_lower_to_partly():
+    assert judge({"a": True}, {"b": True}, **TEXTS).verdict == REPRODUCED
+    assert judge({"a": True}, {"b": False}, **TEXTS).verdict == PARTLY
+    # No floor: a failing headline is "not reproduced" however many details hold.
+    failed = judge({"a": False}, {"b": True, "c": True}, **TEXTS)
+    assert failed.verdict == NOT_REPRODUCED
+    assert failed.reason == "fails: a; holds: b; c"
+
+
+def test_claims_that_cannot_fail_are_labelled_but_still_fail_on_contrary_data():
+    assert judge({"a": True}, **TEXTS, when_holds=CALIBRATED).verdict == CALIBRATED
+    assert judge({"a": True}, **TEXTS, when_holds=BY_CONSTRUCTION).verdict == BY_CONSTRUCTION
+    assert judge({"a": False}, **TEXTS, when_holds=BY_CONSTRUCTION).verdict == NOT_REPRODUCED
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"verdict": "fine"}, "verdict must be one of"),
+        ({"rule": ""}, "rule must be a non-empty text"),
+    ],
+)
+def test_a_verdict_row_names_what_is_wrong(kwargs, message):
+    fields = {
+        "verdict": REPRODUCED,
+        "paper_value": "p",
+        "reproduced": "r",
+        "rule": "x",
+        "reason": "y",
+    }
+    with pytest.raises(ValueError, match=message):
+        Verdict(**{**fields, **kwargs})
+
+
+def _line(means, topologies=200, noise=1.0, seed=0):
+    """Paired data along a line: topology i has its own level, shared by every value."""
+    rng = np.random.default_rng(seed)
+    level = rng.normal(0, 5, topologies)
+    rows = [
+        {"x": x, "iteration": i, "y": level[i] + m + rng.normal(0, noise)}
+        for x, m in enumerate(means)
+        for i in range(topologies)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_paired_trend_sees_a_small_rise_that_independent_samples_would_hide():
+    # A rise of 0.5 under a topology spread of 5: the paired CI excludes 0.
+    t = trend(_line([0.0, 0.25, 0.5]), "x", "y", +1)
+    assert t.holds and t.monotone
+
+
+def test_trend_fails_on_a_reversed_line_and_reports_the_reversed_step():
+    falling = trend(_line([1.0, 0.0, -1.0]), "x", "y", +1)
+    assert not falling.holds
+    hump = trend(_line([0.0, 3.0, 1.0, 2.0]), "x", "y", +1)
+    assert hump.holds and hump.reversals == [1]
+
+
+def test_trend_fails_on_the_issue_example_of_a_non_growing_advantage():
+    # Means 0.6, 1.5, 1.1, 0.3 once passed "grows with Ω" with a one-point slack.
+    t = trend(_line([0.6, 1.5, 1.1, 0.3], noise=0.3), "x", "y", +1)
+    assert not t.holds and not t.monotone
+
+
+def test_mean_ci_covers_and_bootstrap_ci_brackets_the_statistic():
+    rng = np.random.default_rng(1)
+    mean, lo, hi = mean_ci(rng.normal(3.0, 1.0, 400))
+    assert lo < 3.0 < hi and hi - lo < 0.25
+    a, b = rng.normal(0, 2, 300), rng.normal(0, 1, 300)
+    ratio, lo, hi = bootstrap_ci(
+        lambda x, y: np.var(x, ddof=1) / np.var(y, ddof=1), [a, b], rng=rng
+    )
+    assert lo < ratio < hi and lo < 4.0 < hi

@@ -1,0 +1,233 @@
+"""Each FastRecover claim rule on data that agrees with the thesis, and on contrary data that must
+change its verdict (``test_*_fails_on_*``)."""
+
+import numpy as np
+import pandas as pd
+
+from fastrecover.experiments import on_line
+from pipeline.scorecard import BY_CONSTRUCTION, CALIBRATED, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.verdicts import fastrecover as rules
+
+LINES = {
+    "n": [5, 15, 25, 35],
+    "omega": [1000, 3000, 5000],
+    "ch_max": [0.2, 0.4, 0.6],
+    "z": [20, 60, 100],
+}
+DEFAULTS = {"n": 15, "omega": 3000, "ch_max": 0.4, "z": 60}
+
+
+def thesis_like(rt=None, infeasible=None, ratio=None, topologies=300, seed=0):
+    """Synthetic one-at-a-time sweep rows with common random numbers (topology i has the same
+    level and the same uniform at every point). Defaults follow the thesis: RT grows with n and
+    Ω, falls with CH_max and weakly with Z; NSegments' infeasibility grows with n and Ω and falls
+    with CH_max and Z; both baselines cost about twice FastRecover."""
+    rt = rt or (
+        lambda p: (p["n"] / 15) * (p["omega"] / 3000) * (0.4 / p["ch_max"]) * (60 / p["z"]) ** 0.1
+    )
+    infeasible = infeasible or (
+        lambda p: np.clip(
+            (p["n"] / 35) * (p["omega"] / 3000) ** 0.5 * (0.4 / p["ch_max"]) * (60 / p["z"]) ** 0.3
+            - 0.05,
+            0,
+            0.97,
+        )
+    )
+    ratio = ratio or (lambda p: {"NSegments": 2.0, "1Segment": 2.0})
+    rng = np.random.default_rng(seed)
+    level = rng.lognormal(0, 0.3, topologies)
+    u = rng.random(topologies)
+    noise = rng.normal(0, 0.02, (topologies, 3))
+    points = [dict(DEFAULTS, **{k: v}) for k, values in LINES.items() for v in values]
+    points = [dict(t) for t in dict.fromkeys(tuple(sorted(p.items())) for p in points)]
+    rows = []
+    for p in points:
+        fr = rt(p) * level * (1 + noise[:, 0])
+        r = ratio(p)
+        rows.append(
+            pd.DataFrame(
+                {
+                    **p,
+                    "iteration": np.arange(topologies),
+                    "RT_FastRecover": fr,
+                    "feasible_FastRecover": True,
+                    "RT_NSegments": fr * r["NSegments"] * (1 + abs(noise[:, 1])),
+                    "feasible_NSegments": u >= infeasible(p),
+                    "RT_1Segment": fr * r["1Segment"] * (1 + abs(noise[:, 2])),
+                    "feasible_1Segment": True,
+                }
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_fr1_is_by_construction_and_fails_on_a_fastrecover_above_a_baseline():
+    runs = thesis_like()
+    assert rules.fr1(runs, "chain").verdict == BY_CONSTRUCTION
+    runs.loc[3, "RT_FastRecover"] = runs.loc[3, "RT_1Segment"] * 1.01
+    bad = rules.fr1(runs, "chain")
+    assert bad.verdict == NOT_REPRODUCED and "above 1Segment on 1 of" in bad.reason
+
+
+def test_fr2_fails_on_reductions_far_from_50_percent_against_either_baseline():
+    assert rules.fr2(thesis_like()).verdict == REPRODUCED
+    # 15% and 87%: their average is about 50%, but neither baseline is.
+    far = thesis_like(ratio=lambda p: {"NSegments": 1.18, "1Segment": 7.7})
+    verdict = rules.fr2(far)
+    assert verdict.verdict == PARTLY and "about 50% vs NSegments" in verdict.reason
+    worse = thesis_like(ratio=lambda p: {"NSegments": 0.8, "1Segment": 2.0})
+    assert rules.fr2(worse).verdict == NOT_REPRODUCED
+
+
+def test_fr3_is_calibrated_and_fails_on_a_flat_infeasible_share():
+    assert rules.fr3(thesis_like(), DEFAULTS).verdict == CALIBRATED
+    flat = thesis_like(infeasible=lambda p: 0.5)
+    assert rules.fr3(flat, DEFAULTS).verdict == NOT_REPRODUCED
+
+
+def test_fr4_fails_on_infeasibility_falling_with_omega():
+    assert rules.fr4(thesis_like(), DEFAULTS).verdict == REPRODUCED
+    reversed_omega = thesis_like(infeasible=lambda p: 0.9 - 0.15 * p["omega"] / 1000)
+    verdict = rules.fr4(reversed_omega, DEFAULTS)
+    assert verdict.verdict == NOT_REPRODUCED and "over omega grows" in verdict.reason
+
+
+def test_fr5_fails_on_rt_falling_with_n_and_is_partly_on_rt_rising_with_z():
+    assert rules.fr5(thesis_like(), DEFAULTS).verdict == REPRODUCED
+    falling_n = thesis_like(rt=lambda p: (35 / p["n"]) * (0.4 / p["ch_max"]) * p["omega"] / 3000)
+    assert rules.fr5(falling_n, DEFAULTS).verdict == NOT_REPRODUCED
+    rising_z = thesis_like(rt=lambda p: p["n"] * p["omega"] / p["ch_max"] * p["z"] / 1e6)
+    assert rules.fr5(rising_z, DEFAULTS).verdict == PARTLY
+
+
+def _spread_chains(scale_nseg, scale_1seg, chains=400, seed=1):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in (5, 15):
+        fr = rng.lognormal(0, 0.3, chains)
+        rows.append(
+            pd.DataFrame(
+                {
+                    "n": n,
+                    "RT_FastRecover": fr,
+                    # var(a + b·z) = b² var(z): scale a zero-mean spread to set the variance ratio.
+                    "RT_NSegments": fr.mean() * 2 + np.sqrt(scale_nseg) * (fr - fr.mean()),
+                    "RT_1Segment": fr.mean() * 3 + np.sqrt(scale_1seg) * (fr - fr.mean()),
+                    **{f"feasible_{m}": True for m in ("FastRecover", "NSegments", "1Segment")},
+                }
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_fr6_fails_on_variance_ratios_far_beyond_two_to_five():
+    rng = np.random.default_rng(0)
+    good = rules.variance_ratios(_spread_chains(2.0, 5.0), rng)
+    assert rules.fr6(good).verdict == REPRODUCED
+    far = rules.fr6(rules.variance_ratios(_spread_chains(32.0, 779.0), rng))
+    # FastRecover is still the most predictable: that alone is not the claim.
+    assert far.verdict == NOT_REPRODUCED and "CI above 1 at every n" in far.reason
+
+
+def _trees(advantage_by_point):
+    """Tree rows where FastRecover's reduction vs both baselines is advantage(p)% (CRN noise)."""
+    return thesis_like(
+        ratio=lambda p: {
+            b: 1 / (1 - advantage_by_point(p) / 100) for b in ("NSegments", "1Segment")
+        },
+        infeasible=lambda p: 0.0,
+    )
+
+
+def test_fr7_fails_on_an_advantage_that_rises_then_falls_with_omega():
+    growing = _trees(lambda p: 20 + p["n"] + p["omega"] / 500 - 40 * p["ch_max"])
+    assert rules.fr7(growing, DEFAULTS).verdict == REPRODUCED
+    # The issue's example along Ω: 0.6, 1.5, 1.1, 0.3 (here 3 values: 0.6, 1.5, 0.3).
+    hump = {1000: 0.6, 3000: 1.5, 5000: 0.3}
+    verdict = rules.fr7(
+        _trees(lambda p: 20 + p["n"] - 40 * p["ch_max"] + hump[p["omega"]]), DEFAULTS
+    )
+    assert verdict.verdict == NOT_REPRODUCED and "over omega" in verdict.reason
+
+
+def _proxy(sim_sign):
+    runs = thesis_like()
+    runs["RT_Computational"] = runs["RT_FastRecover"] * 3 + runs["iteration"] * 0.001
+    runs["RT_Latency"] = (
+        runs["RT_FastRecover"] if sim_sign > 0 else 1 / runs["RT_FastRecover"]
+    ) + 1
+    return {f"chain {k}": on_line(runs, k, DEFAULTS) for k in ("omega", "ch_max", "z")}
+
+
+def test_fr8_fails_on_a_simulated_measure_moving_against_the_model():
+    assert rules.fr8(_proxy(+1)).verdict == REPRODUCED
+    verdict = rules.fr8(_proxy(-1))
+    assert verdict.verdict == NOT_REPRODUCED and "RT_Latency moves with" in verdict.reason
+
+
+def _times(exponent_n, exponent_z, rng):
+    rows = [
+        {"n": n, "z": 60, "seconds": 1e-5 * n**exponent_n * np.exp(rng.normal(0, 0.05))}
+        for n in (5, 10, 15, 20, 35, 50)
+        for _ in range(10)
+    ]
+    rows_z = [
+        {"n": 15, "z": z, "seconds": 1e-5 * z**exponent_z * np.exp(rng.normal(0, 0.05))}
+        for z in (20, 40, 60, 80, 100, 160)
+        for _ in range(10)
+    ]
+    return pd.DataFrame(rows), pd.DataFrame(rows_z)
+
+
+def test_fr9_fails_on_cubic_growth_and_on_no_growth():
+    rng = np.random.default_rng(2)
+    ranges = {"n": (5, 35), "z": (20, 100)}
+    assert rules.fr9(*_times(2, 2, rng), ranges).verdict == REPRODUCED
+    assert rules.fr9(*_times(3, 2, rng), ranges).verdict == PARTLY
+    assert rules.fr9(*_times(0, 2, rng), ranges).verdict == NOT_REPRODUCED
+
+
+def test_fr10_fails_on_power_law_growth_in_z():
+    rng = np.random.default_rng(3)
+    zs, ns = (2, 4, 8, 12, 16, 24), (5, 8, 11, 14, 18)
+
+    def frame(z_time):
+        enum_z = pd.DataFrame(
+            [
+                {"z": z, "seconds": z_time(z) * np.exp(rng.normal(0, 0.05))}
+                for z in zs
+                for _ in range(5)
+            ]
+        )
+        enum_n = pd.DataFrame(
+            [
+                {"n": n, "seconds": 1e-3 * n * np.exp(rng.normal(0, 0.05))}
+                for n in ns
+                for _ in range(5)
+            ]
+        )
+        knap = pd.DataFrame(
+            [
+                {"z": z, "seconds": 1e-4 * z * np.exp(rng.normal(0, 0.05))}
+                for z in zs
+                for _ in range(5)
+            ]
+        )
+        return enum_z, enum_n, knap
+
+    assert rules.fr10(*frame(lambda z: 1e-4 * np.exp(0.4 * z))).verdict == REPRODUCED
+    assert rules.fr10(*frame(lambda z: 1e-4 * z**2)).verdict == NOT_REPRODUCED
+
+
+def test_fr11_is_by_construction_and_fails_on_a_raised_rt_or_a_broken_budget():
+    runs = pd.DataFrame(
+        {
+            "RT_FastRecover": [1.0, 2.0],
+            "RT_RSRFS": [0.9, 2.0],
+            "CH_RSRFS": [0.3, 0.4],
+            "ch_max": 0.4,
+        }
+    )
+    assert rules.fr11(runs).verdict == BY_CONSTRUCTION
+    assert rules.fr11(runs.assign(RT_RSRFS=[1.1, 2.0])).verdict == NOT_REPRODUCED
+    assert rules.fr11(runs.assign(CH_RSRFS=[0.3, 0.41])).verdict == NOT_REPRODUCED
