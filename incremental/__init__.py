@@ -1,6 +1,49 @@
 """Incremental query-centric recovery from correlated failures.
 
 Su & Zhou, *Incremental Recovery in Distributed Stream Processing Systems*, technical report.
+
+Recovery scheduling (Section 5, Appendices B and D): the problem (Definitions 1-3), the exact
+optimum by Algorithm 4 and by integer programming, BestDensity (Algorithm 3, with the corrected
+starts by default), the operator-centric baseline OC, placement on nodes under the 80% cap and
+plans executed as nodes arrive, and the random instances of Fig 16.
 """
 
-__all__: list[str] = []
+from incremental.best_density import profit_density, schedule_best_density
+from incremental.instances import Fig16Setting, fig16_instance
+from incremental.milp import schedule_milp
+from incremental.operator_centric import schedule_operator_centric
+from incremental.placement import (
+    CPU_CAP,
+    Placement,
+    RecoveryStep,
+    place,
+    recover_as_nodes_arrive,
+)
+from incremental.problem import (
+    RecoveryProblem,
+    Schedule,
+    max_share_frequency,
+    problem_from_topology,
+    theorem51_bound,
+)
+from incremental.schedule_dp import schedule_dp
+
+__all__ = [
+    "CPU_CAP",
+    "Fig16Setting",
+    "Placement",
+    "RecoveryProblem",
+    "RecoveryStep",
+    "Schedule",
+    "fig16_instance",
+    "max_share_frequency",
+    "place",
+    "problem_from_topology",
+    "profit_density",
+    "recover_as_nodes_arrive",
+    "schedule_best_density",
+    "schedule_dp",
+    "schedule_milp",
+    "schedule_operator_centric",
+    "theorem51_bound",
+]

@@ -1,0 +1,82 @@
+"""Plain-loop references for the scheduling tests: brute force over every set of queries, and
+small problems drawn by Hypothesis (which shrinks a failure to a minimal instance) or a seed."""
+
+import itertools
+
+import numpy as np
+from hypothesis import strategies as st
+
+from incremental.problem import RecoveryProblem
+
+
+def brute_force(problem: RecoveryProblem, R: float) -> tuple[int, float]:
+    """(optimal priority, cheapest cost at that priority) over every union of queries' failed
+    sets within R; recovered queries counted by closure."""
+    queries = list(problem.queries.values())
+    best = (0, 0.0)
+    for r in range(1, len(queries) + 1):
+        for chosen in itertools.combinations(queries, r):
+            plan = frozenset().union(*(failed for failed, _ in chosen))
+            cost = sum(problem.costs[p] for p in plan)
+            if cost > R + 1e-9:
+                continue
+            priority = sum(prt for failed, prt in queries if failed <= plan)
+            if priority > best[0] or (priority == best[0] and cost < best[1]):
+                best = (priority, cost)
+    return best
+
+
+def random_problem(
+    rng: np.random.Generator, partitions: int, queries: int, max_cost: int = 9
+) -> RecoveryProblem:
+    """Each query a random non-empty set of partitions; unused partitions dropped; integer costs
+    1..max_cost, priorities 1..10."""
+    incidence = rng.random((queries, partitions)) < rng.uniform(0.1, 0.7)
+    for row in incidence:
+        if not row.any():
+            row[rng.integers(partitions)] = True
+    used = np.flatnonzero(incidence.any(axis=0))
+    return RecoveryProblem(
+        costs={f"p{k}": int(rng.integers(1, max_cost + 1)) for k in used},
+        queries={
+            f"q{i}": (frozenset(f"p{k}" for k in np.flatnonzero(row)), int(rng.integers(1, 11)))
+            for i, row in enumerate(incidence)
+        },
+    )
+
+
+@st.composite
+def problems(draw, max_partitions: int = 7, max_queries: int = 7, max_cost: int = 30):
+    """(problem, integer R): queries are arbitrary non-empty sets of partitions; R is anything up
+    to the total cost, or exactly what one query costs (where a single query can be optimal)."""
+    n = draw(st.integers(1, max_partitions))
+    costs = draw(st.lists(st.integers(1, max_cost), min_size=n, max_size=n))
+    sets = draw(
+        st.lists(st.sets(st.integers(0, n - 1), min_size=1), min_size=1, max_size=max_queries)
+    )
+    priorities = draw(st.lists(st.integers(1, 10), min_size=len(sets), max_size=len(sets)))
+    used = sorted(set().union(*sets))
+    problem = RecoveryProblem(
+        costs={f"p{k}": costs[k] for k in used},
+        queries={
+            f"q{i}": (frozenset(f"p{k}" for k in chosen), priorities[i])
+            for i, chosen in enumerate(sets)
+        },
+    )
+    alone = [int(sum(problem.costs[p] for p in failed)) for failed, _ in problem.queries.values()]
+    return problem, draw(st.sampled_from(alone) | st.integers(0, int(problem.cost_array.sum())))
+
+
+@st.composite
+def disjoint_problems(draw, max_queries: int = 9, max_cost: int = 30):
+    """(problem, R) with d = 1: every partition in exactly one query (a plain knapsack)."""
+    sizes = draw(st.lists(st.integers(1, 3), min_size=1, max_size=max_queries))
+    costs, queries = {}, {}
+    for i, size in enumerate(sizes):
+        names = [f"p{i}_{k}" for k in range(size)]
+        drawn = draw(st.lists(st.integers(1, max_cost), min_size=size, max_size=size))
+        costs.update(zip(names, drawn, strict=True))
+        queries[f"q{i}"] = (frozenset(names), draw(st.integers(1, 10)))
+    problem = RecoveryProblem(costs=costs, queries=queries)
+    alone = [int(sum(problem.costs[p] for p in failed)) for failed, _ in problem.queries.values()]
+    return problem, draw(st.sampled_from(alone) | st.integers(0, int(problem.cost_array.sum())))
