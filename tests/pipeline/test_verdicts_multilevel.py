@@ -91,7 +91,7 @@ def test_ml7_names_the_unreachable_printed_optimum_and_fails_on_a_wrong_theory_c
     assert rules.ml7(cmp, printed, at).verdict == NOT_REPRODUCED
 
 
-def test_ml4_fails_when_n_moves_the_optimum():
+def test_ml4_fails_on_an_optimum_that_n_moves():
     ours, printed = tables.section4_3(), paper_table("multilevel_section4_3")
     at = tables.utilization_at_printed_optimum("multilevel_section4_3", printed)["U_opt"]
     best = [
