@@ -3,15 +3,18 @@ baselines NSegments (every operator an anchor) and 1Segment (only op_1), on the 
 
 The budget CH_max is split into Z increments of CH_inc = CH_max / Z. A recovery subchain
 op_j..op_i given c increments spends all of them (expected recovery time falls as overhead
-grows): its common frequency is Ctoη(j, i, c) = (c CH_inc - Δ(Ω_j θ_j)) / Δ(Σ π_k), and
+grows): its common frequency is Ctoη(j, i, c) = (c CH_inc - Δ_log(Ω_j θ_j)) / Δ_snap(Σ π_k), and
 
     CtoR(j, i, c) = W1(j, i) / η + W0(j, i)
-    W1 = Δ(Ω_j θ_j) P + Σ_m ρ_m Σ_{k=j..m} τ_k Ω_k,   W0 = Σ_m ρ_m Σ_{k=j..m} Δ(π_k),
+    W1 = Δ_log(Ω_j θ_j) P + Σ_m ρ_m Σ_{k=j..m} τ_k Ω_k,   W0 = Σ_m ρ_m Σ_{k=j..m} Δ_snap(π_k),
     P = Σ_{m=j..i} ρ_m
 
 (Eq. (3.2) summed with weights ρ_m). All CtoR values come from prefix sums as one array; the DP
 (3.3), DP(c, i) = min_{k <= i, 1 <= c' <= c} DP(c - c', k - 1) + CtoR(k, i, c'), is vectorized
-over k and c'. Units: minutes and KB.
+over k and c'. (3.3) as printed takes c' < c, so the first subchain could never spend the whole
+budget; here c' <= c (the last subchain may take every increment when it is the only one), which
+can only lower the optimum, and equals brute force over all budget splits in the tests.
+Units: minutes and KB.
 """
 
 from dataclasses import dataclass
@@ -63,11 +66,11 @@ def segment_tables(topology: Topology, storage: Storage, ch_max: float, z: int):
     Returns (rt, eta), each of shape (n, n, z + 1); rt is inf where the subchain is empty or its
     budget cannot pay even the anchor's input storage (η <= 0).
     """
-    B = storage.bandwidth
+    B = storage.snapshot  # states are snapshotted and restored at B_snap
     n = topology.n
     rho, pi = topology.rho, topology.pi
     load = topology.tau * topology.rates  # τ_k Ω_k
-    anchor_input = storage.delta(topology.rates * topology.theta)  # Δ(Ω_j θ_j)
+    anchor_input = storage.delta_log(topology.rates * topology.theta)  # Δ_log(Ω_j θ_j)
     cum = lambda x: np.concatenate([[0.0], np.cumsum(x)])  # noqa: E731  (prefix sums)
     Pc, Tc, R = cum(pi), cum(load), cum(rho)
     RT, RP = cum(rho * Tc[1:]), cum(rho * Pc[1:])
@@ -75,7 +78,7 @@ def segment_tables(topology: Topology, storage: Storage, ch_max: float, z: int):
     P = R[i + 1] - R[j]
     W1 = anchor_input[:, None] * P + (RT[i + 1] - RT[j]) - Tc[j] * P
     W0 = ((RP[i + 1] - RP[j]) - Pc[j] * P) / B
-    state = (Pc[i + 1] - Pc[j]) / B  # Δ(Σ π_k): overhead per unit of frequency
+    state = (Pc[i + 1] - Pc[j]) / B  # Δ_snap(Σ π_k): overhead per unit of frequency
     budget = np.arange(z + 1) * (ch_max / z)
     with np.errstate(divide="ignore", invalid="ignore"):
         eta = (budget[None, None, :] - anchor_input[:, None, None]) / state[:, :, None]

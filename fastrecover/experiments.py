@@ -1,7 +1,8 @@
 """Sweep functions ``fn(params, rng) -> dict`` for pipeline.sweep: one random topology per call.
 
-params: n, omega, ch_max, z (and f, f_max for trees); optional bandwidth (Δ), rsrfs (also run the
-Section 3.3 step), failures (simulated machine failures for RT_Computational and RT_Latency).
+params: n, omega, ch_max, z (and f, f_max for trees); optional bandwidth and snapshot_bandwidth
+(Δ_log and Δ_snap: ``storage_from``), rho_variance (the ρ_i Gaussian's variance), rsrfs (also run
+the Section 3.3 step), failures (simulated machine failures for RT_Computational and RT_Latency).
 Infeasible results are NaN with an explicit feasible_* flag.
 """
 
@@ -12,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from fastrecover.chain import nsegments, one_segment, optimize_chain
-from fastrecover.generate import random_chain, random_tree
-from fastrecover.model import DEFAULT_BANDWIDTH, Storage
+from fastrecover.generate import Attributes, random_chain, random_tree
+from fastrecover.model import DEFAULT_BANDWIDTH, DEFAULT_SNAPSHOT_BANDWIDTH, Storage
 from fastrecover.rsrfs import redistribute
 from fastrecover.simulate import simulate_failures
 from fastrecover.tree import (
@@ -43,10 +44,27 @@ def _extras(params, topology, best, storage, rng) -> dict:
     return out
 
 
+def storage_from(params: dict) -> Storage:
+    """The storage model a sweep point names (defaults: fastrecover.model)."""
+    return Storage(
+        params.get("bandwidth", DEFAULT_BANDWIDTH),
+        params.get("snapshot_bandwidth", DEFAULT_SNAPSHOT_BANDWIDTH),
+    )
+
+
+def attributes_from(params: dict) -> Attributes:
+    """Operator attributes of a sweep point: Table 4.1's, with ρ's variance if given."""
+    if "rho_variance" in params:
+        return Attributes(rho_variance=params["rho_variance"])
+    return Attributes()
+
+
 def chain_point(params: dict, rng: np.random.Generator) -> dict:
     """A random chain: FastRecover (Algorithm 1), NSegments and 1Segment on one budget grid."""
-    topology = random_chain(params["n"], rng, omega=params["omega"])
-    storage = Storage(params.get("bandwidth", DEFAULT_BANDWIDTH))
+    topology = random_chain(
+        params["n"], rng, omega=params["omega"], attributes=attributes_from(params)
+    )
+    storage = storage_from(params)
     args = (topology, params["ch_max"], params["z"], storage)
     best = optimize_chain(*args)
     out = {
@@ -62,8 +80,10 @@ def chain_point(params: dict, rng: np.random.Generator) -> dict:
 def tree_point(params: dict, rng: np.random.Generator) -> dict:
     """A random tree: FastRecover (exact Algorithm 2 and the thesis's recurrence), NSegments,
     1Segment on one (z, f) grid."""
-    topology = random_tree(params["n"], rng, omega=params["omega"])
-    storage = Storage(params.get("bandwidth", DEFAULT_BANDWIDTH))
+    topology = random_tree(
+        params["n"], rng, omega=params["omega"], attributes=attributes_from(params)
+    )
+    storage = storage_from(params)
     grid = {
         "f": params.get("f", DEFAULT_F),
         "f_max": params.get("f_max", DEFAULT_F_MAX),
@@ -135,5 +155,77 @@ def summarize(
                 row[f"reduction vs {base} %"] = 100 * (1 - ratio).mean()
                 # FastRecover on the same topologies: the baseline's own mean covers only those.
                 row[f"RT FastRecover where {base} feasible"] = both["RT_FastRecover"].mean()
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tree_feasibility_point(params: dict, rng: np.random.Generator) -> dict:
+    """Whether Algorithm 2 finds any configuration for a random tree (params as tree_point)."""
+    topology = random_tree(
+        params["n"], rng, omega=params["omega"], attributes=attributes_from(params)
+    )
+    best = optimize_tree(
+        topology,
+        params["ch_max"],
+        params["z"],
+        f=params.get("f", DEFAULT_F),
+        f_max=params.get("f_max", DEFAULT_F_MAX),
+        storage=storage_from(params),
+    )
+    return {"feasible_FastRecover": best.feasible}
+
+
+# The thesis's printed magnitudes (discussion of Figs. 4.2-4.3): NSegments' largest RT_all over
+# 1000 chains at n = 10 and n = 15.
+PRINTED_NSEGMENTS_MAX = {10: 1.211, 15: 0.49}
+
+
+def storage_observations(
+    chains: pd.DataFrame,
+    trees: pd.DataFrame,
+    snapshot_bandwidths,
+    *,
+    almost_all: float = 90.0,
+    factor: float = 2.0,
+    trees_feasible: float = 90.0,
+) -> pd.DataFrame:
+    """Which thesis observations each (B_log, B_snap) satisfies.
+
+    chains: chain_point rows at n = 10, 15, 35 for each B_log (``bandwidth``), all at one
+    ``snapshot_bandwidth``; a chain's RT at another B_snap is RT·(B_ref / B_snap) with the same
+    feasibility (B_snap scales every chain RT: tests/fastrecover/test_algorithm1.py).
+    trees: tree_feasibility_point rows at F_max = 200 for each (bandwidth, snapshot_bandwidth).
+    Observations: FR3 (NSegments infeasible for >= almost_all % of chains at n = 35); the printed
+    NSegments maxima at n = 10 and 15 within ``factor`` of ours; F_max = 200 feasible on at least
+    trees_feasible % of default trees.
+    """
+    rows = []
+    for b_log, part in chains.groupby("bandwidth"):
+        reference = part["snapshot_bandwidth"].iloc[0]
+        infeasible = 100 * (1 - part.loc[part["n"] == 35, "feasible_NSegments"].mean())
+        raw_max = {
+            n: part.loc[(part["n"] == n) & part["feasible_NSegments"], "RT_NSegments"].max()
+            for n in PRINTED_NSEGMENTS_MAX
+        }
+        for b_snap in snapshot_bandwidths:
+            tree_part = trees[
+                (trees["bandwidth"] == b_log) & (trees["snapshot_bandwidth"] == b_snap)
+            ]
+            row = {
+                "B_log": b_log,
+                "B_snap": b_snap,
+                "NSegments infeasible % at n=35": infeasible,
+                "trees feasible % at F_max=200": 100 * tree_part["feasible_FastRecover"].mean(),
+            }
+            for n, printed in PRINTED_NSEGMENTS_MAX.items():
+                ours = raw_max[n] * reference / b_snap
+                row[f"NSegments max RT at n={n}"] = ours
+                row[f"n={n} max within x{factor:g} of {printed}"] = bool(
+                    1 / factor <= ours / printed <= factor
+                )
+            row[f"FR3 (>= {almost_all:g}% at n=35)"] = bool(infeasible >= almost_all)
+            row["F_max = 200 feasible"] = bool(
+                row["trees feasible % at F_max=200"] >= trees_feasible
+            )
             rows.append(row)
     return pd.DataFrame(rows)

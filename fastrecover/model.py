@@ -10,8 +10,10 @@ topology's input; trees are numbered from the leaves up, so a parent's index exc
 children's). When op_i fails, every operator on the path from op_i up to its segment's anchor
 (head_i) restores its state, and the anchor replays its input since op_i's last checkpoint.
 
-The storage overhead Δ(x) is left abstract by the thesis; ``Storage`` makes it Δ(x) = x / B for a
-storage bandwidth B (KB per minute). See ``Storage`` for the default and its justification.
+The storage overhead Δ(x) is left abstract by the thesis; ``Storage`` makes it linear with two
+costs: Δ_log(x) = x / B_log for logging an anchor's input tuples (and replaying them), and
+Δ_snap(x) = x / B_snap for state snapshots (and restoring them). B_log = B_snap is the
+single-bandwidth model Δ(x) = x / B. See ``Storage`` for the defaults and their justification.
 """
 
 from dataclasses import dataclass, field
@@ -20,30 +22,56 @@ import numpy as np
 
 MAX_FANOUT = 3  # Section 4.2.2: trees with a maximum fan-out of three
 
-# Default storage bandwidth, KB per minute (about 330 KB/s, a remote store). The thesis gives no
-# Δ; this value makes its own observation hold with its defaults (CH_max = 0.4, Z = 60, Ω = 3000):
-# NSegments (every operator an anchor, storing all its input) is infeasible for a share of chains
-# that grows with n and is almost 100% at n = 35. Measured on 200 chains: B = 20,000 gives 20%,
-# 44%, 73%, 95% at n = 5, 15, 25, 35; B = 15,000 gives 56% to 100%; B = 25,000 only 70% at n = 35.
-# fastrecover_delta shows how the conclusions move with B.
+# Default bandwidths, KB per minute. The thesis gives no Δ; fastrecover_delta maps which of its
+# observations each (B_log, B_snap) satisfies. Chain feasibility depends on B_log alone (anchors
+# log their input), and B_snap scales every chain RT by one factor (η ∝ B_snap, restores ∝
+# 1/B_snap).
+# - B_log = 20,000 (about 330 KB/s, per-tuple logging to a remote store) makes NSegments infeasible
+#   for a share of chains growing with n, almost 100% at n = 35 (Fig. 4.1; measured on 200 chains:
+#   20%, 44%, 73%, 95% at n = 5, 15, 25, 35). FR3 is therefore calibrated, not evidence.
+# - B_snap = 2,000,000 (about 33 MB/s, bulk snapshots to a local disk) is the smallest round value
+#   at which the thesis's tree default F_max = 200 per minute is feasible (the lowest grid
+#   frequency, 2 per minute, must fit one CH_inc per operator: every default tree is feasible at
+#   2e6, 77% at 1.5e6, none at 1e6). It also brings NSegments' largest RT to the printed magnitudes
+#   (1.211 at n = 10, 0.49 at n = 15) within a factor of about 2 and 4; no B_snap meets both, since
+#   their ratio is set by B_log alone.
+# The single-bandwidth model (B_snap = B_log): Storage(b, snapshot_bandwidth=None).
 DEFAULT_BANDWIDTH = 20_000.0
+DEFAULT_SNAPSHOT_BANDWIDTH = 2_000_000.0
 
 
 @dataclass(frozen=True)
 class Storage:
-    """Δ(x) = x / bandwidth: the fraction of time spent storing x KB per minute (or, for a
-    one-off restore of x KB, the minutes it takes). bandwidth in KB per minute."""
+    """Δ(x) = x / B: the fraction of time spent storing x KB per minute (or, for a one-off
+    restore of x KB, the minutes it takes), B in KB per minute.
+
+    bandwidth: B_log, for input logging at anchors (Δ(Ω_i θ_i)) and its replay.
+    snapshot_bandwidth: B_snap, for state snapshots (Δ(η_i π_i)) and restores (Δ(π_i)); None
+    means B_snap = B_log, the single-bandwidth model. Defaults: see DEFAULT_BANDWIDTH."""
 
     bandwidth: float = DEFAULT_BANDWIDTH
+    snapshot_bandwidth: float | None = DEFAULT_SNAPSHOT_BANDWIDTH
 
     def __post_init__(self):
-        if not (np.isfinite(self.bandwidth) and self.bandwidth > 0):
-            raise ValueError(
-                f"bandwidth must be a positive number of KB per minute; got {self.bandwidth}"
-            )
+        for name in ("bandwidth", "snapshot_bandwidth"):
+            value = getattr(self, name)
+            if value is None and name == "snapshot_bandwidth":
+                continue
+            if not (isinstance(value, int | float) and np.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of KB per minute; got {value}")
 
-    def delta(self, x):
+    @property
+    def snapshot(self) -> float:
+        """B_snap."""
+        return self.bandwidth if self.snapshot_bandwidth is None else self.snapshot_bandwidth
+
+    def delta_log(self, x):
+        """Δ_log: logging or replaying x KB of input tuples."""
         return np.asarray(x, dtype=float) / self.bandwidth
+
+    def delta_snap(self, x):
+        """Δ_snap: snapshotting or restoring x KB of state."""
+        return np.asarray(x, dtype=float) / self.snapshot
 
 
 @dataclass(frozen=True)
@@ -195,10 +223,10 @@ def _check(topology: Topology, config: Configuration) -> np.ndarray:
 
 
 def checkpoint_overheads(topology: Topology, config: Configuration, storage: Storage) -> np.ndarray:
-    """ch_i, Eq. (2.1): Δ(η_i π_i), plus Δ(Ω_i θ_i) for an anchor."""
+    """ch_i, Eq. (2.1): Δ_snap(η_i π_i), plus Δ_log(Ω_i θ_i) for an anchor."""
     eta = _check(topology, config)
     anchor = np.isin(np.arange(1, topology.n + 1), list(config.anchors))
-    return storage.delta(eta * topology.pi) + anchor * storage.delta(
+    return storage.delta_snap(eta * topology.pi) + anchor * storage.delta_log(
         topology.rates * topology.theta
     )
 
@@ -206,16 +234,16 @@ def checkpoint_overheads(topology: Topology, config: Configuration, storage: Sto
 def recovery_time_terms(
     topology: Topology, anchors, storage: Storage
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(a, b) with rt_i = a_i / η_i + b_i: a_i = Δ(Ω_h θ_h) + Σ_path τ_k Ω_k (replaying and
-    reprocessing scale with the interval 1/η_i), b_i = Σ_path Δ(π_k) (restoring the states)."""
+    """(a, b) with rt_i = a_i / η_i + b_i: a_i = Δ_log(Ω_h θ_h) + Σ_path τ_k Ω_k (replaying and
+    reprocessing scale with the interval 1/η_i), b_i = Σ_path Δ_snap(π_k) (restoring the states)."""
     head = heads(topology, anchors)
     a, b = np.empty(topology.n), np.empty(topology.n)
     for i in range(topology.n):
         h, k = head[i], i
-        a[i], b[i] = storage.delta(topology.rates[h] * topology.theta[h]), 0.0
+        a[i], b[i] = storage.delta_log(topology.rates[h] * topology.theta[h]), 0.0
         while True:
             a[i] += topology.tau[k] * topology.rates[k]
-            b[i] += storage.delta(topology.pi[k])
+            b[i] += storage.delta_snap(topology.pi[k])
             if k == h:
                 break
             k = topology.upstream[k]
@@ -223,9 +251,9 @@ def recovery_time_terms(
 
 
 def recovery_times(topology: Topology, config: Configuration, storage: Storage) -> np.ndarray:
-    """rt_i, Eq. (3.2) generalized to trees: the anchor replays Δ(Ω_h θ_h / η_i), and every
-    operator k on the path from the anchor to op_i restores Δ(π_k) and reprocesses τ_k Ω_k / η_i
-    (η_i: the failed operator's frequency; equal to the segment's under RSFS)."""
+    """rt_i, Eq. (3.2) generalized to trees: the anchor replays Δ_log(Ω_h θ_h / η_i), and every
+    operator k on the path from the anchor to op_i restores Δ_snap(π_k) and reprocesses
+    τ_k Ω_k / η_i (η_i: the failed operator's frequency; equal to the segment's under RSFS)."""
     eta = _check(topology, config)
     a, b = recovery_time_terms(topology, config.anchors, storage)
     return a / eta + b

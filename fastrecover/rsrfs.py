@@ -68,7 +68,7 @@ def redistribute(
     segment = heads(topology, config.anchors)
     eta = np.array(config.frequencies, dtype=float)
     weight = topology.rho * recovery_time_terms(topology, config.anchors, storage)[0]  # ρ_i a_i
-    state = topology.pi / storage.bandwidth  # ch_i = state_i η_i + const
+    state = topology.pi / storage.snapshot  # ch_i = state_i η_i + const
     overhead = total_overhead(topology, config, storage)
     order = np.arange(n)
     for _ in range(max_rounds):

@@ -48,8 +48,10 @@ def simulate_failures(
             k = topology.upstream[k]
     segments = np.unique(head)
     member = head[:, None] == segments[None, :]  # (n, S)
-    work = storage.delta(topology.pi) + topology.tau * topology.rates / eta
-    replay = storage.delta(topology.rates[segments] * topology.theta[segments] / eta[segments])
+    work = storage.delta_snap(topology.pi) + topology.tau * topology.rates / eta
+    replay = storage.delta_log(
+        topology.rates[segments] * topology.theta[segments] / eta[segments]
+    )
 
     p = topology.rho / topology.rho.sum()
     drawn = rng.choice(n, size=(failures, multiplicity), p=p)

@@ -4,8 +4,9 @@ Budget and frequency grids: CH_max in Z increments of CH_inc = CH_max / Z; frequ
 f in {F_inc, 2 F_inc, ..., F_max}, F_inc = F_max / F (the thesis writes F_max / Z, a typo). An
 operator checkpointing at f uses need(i, f, inp) = ceil(ch(i, f, inp) / CH_inc) increments, so
 every returned configuration keeps CH_all <= CH_max. Failures cost ρ_i rt(i, f, inp) with
-rt(i, f, inp) = inp Δ(Ω_i θ_i / f) + Δ(π_i) + τ_i Ω_i / f. (The thesis's leaf case omits the
-factor ρ_i that its non-leaf case (3.5) and RT_all = Σ ρ_i rt_i carry; here every operator has it.)
+rt(i, f, inp) = inp Δ_log(Ω_i θ_i / f) + Δ_snap(π_i) + τ_i Ω_i / f. (The thesis's leaf case omits
+the factor ρ_i that its non-leaf case (3.5) and RT_all = Σ ρ_i rt_i carry; here every operator
+has it.)
 
 Three solvers:
 - ``thesis_enumeration``: the recurrence (3.5)-(3.6) as printed, trying every split of a node's
@@ -33,15 +34,12 @@ from fastrecover.model import (
     recovery_time_terms,
 )
 
-# Frequency grid default: F = 100 increments as in Table 4.1, but F_max = 1 per minute instead of
-# 200. With the Δ that reproduces the thesis's chain observations (fastrecover.model), checkpointing
-# a 10-20 MB state even at the thesis's lowest grid frequency, 200/100 = 2 per minute, costs one
-# operator 1-2 times the whole CH_max = 0.5, so every tree would be infeasible; a Δ cheap enough for
-# 200 per minute would make NSegments feasible on every chain, contrary to Fig. 4.1. At 1 per
-# minute the smallest operator alone spends the whole budget: the grid covers every feasible
-# frequency at a step of 0.01 per minute.
+# Frequency grid default: Table 4.1's F = 100 increments of F_max = 200 per minute. It is feasible
+# under the default two-cost Δ (fastrecover.model): with a single bandwidth B = 20,000 KB/min, one
+# 10-20 MB state at the lowest grid frequency, 2 per minute, would cost 2-4 times CH_max = 0.5 and
+# every tree would be infeasible (fastrecover_tree's sensitivity table shows F_max = 0.1-200).
 DEFAULT_F = 100
-DEFAULT_F_MAX = 1.0
+DEFAULT_F_MAX = 200.0
 
 
 def validate_frequencies(f: int, f_max: float) -> None:
@@ -65,9 +63,11 @@ class _Grid:
         inp = np.array([0.0, 1.0])[None, :, None]
         rates, theta = topology.rates[:, None, None], topology.theta[:, None, None]
         pi, tau = topology.pi[:, None, None], topology.tau[:, None, None]
-        ch = storage.delta(fr * pi) + inp * storage.delta(rates * theta)
+        ch = storage.delta_snap(fr * pi) + inp * storage.delta_log(rates * theta)
         self.need = np.ceil(ch / (ch_max / z) - 1e-9).astype(int)
-        self.rt = inp * storage.delta(rates * theta / fr) + storage.delta(pi) + tau * rates / fr
+        self.rt = (
+            inp * storage.delta_log(rates * theta / fr) + storage.delta_snap(pi) + tau * rates / fr
+        )
         self.rho = topology.rho
         self.kids = children(topology)
         self.root = topology.upstream.index(-1)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
 
 REPRODUCED = "reproduced"
 PARTLY = "partly"
@@ -129,6 +130,17 @@ def mean_ci(values, confidence: float = CONFIDENCE) -> tuple[float, float, float
     mean = float(x.mean())
     half = float(stats.t.ppf(0.5 + confidence / 2, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
     return mean, mean - half, mean + half
+
+
+def share_ci(flags, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """A share in percent and its Wilson confidence interval (statsmodels), which stays in
+    [0, 100] where a t interval on 0/1 data would not; NaNs dropped."""
+    x = np.asarray(flags, dtype=float)
+    x = x[np.isfinite(x)]
+    if len(x) == 0:
+        return math.nan, math.nan, math.nan
+    lo, hi = proportion_confint(int(x.sum()), len(x), alpha=1 - confidence, method="wilson")
+    return 100 * float(x.mean()), 100 * float(lo), 100 * float(hi)
 
 
 def ci_text(mean: float, lo: float, hi: float, digits: int = 3, unit: str = "") -> str:

@@ -15,7 +15,7 @@ def _compositions(total: int, parts: int):
 
 def chain_frequency(topology: Topology, storage: Storage, j: int, i: int, budget: float) -> float:
     """Ctoη(j, i, c) from Eq. (2.1): all of op_j..op_i at one frequency, op_j storing its input."""
-    state = sum(topology.pi[j : i + 1]) / storage.bandwidth
+    state = sum(topology.pi[j : i + 1]) / storage.snapshot
     return (budget - topology.rates[j] * topology.theta[j] / storage.bandwidth) / state
 
 
@@ -59,7 +59,7 @@ def algorithm1_loops(topology: Topology, ch_max: float, z: int, storage: Storage
                     rt = topology.rates[j] * topology.theta[j] / storage.bandwidth / eta
                     for k in range(j, m + 1):
                         rt += (
-                            topology.pi[k] / storage.bandwidth
+                            topology.pi[k] / storage.snapshot
                             + topology.tau[k] * topology.rates[k] / eta
                         )
                     total += topology.rho[m] * rt
@@ -97,7 +97,7 @@ def brute_force_tree(
                 eta = [of[head[i]] for i in range(n)]
                 used = 0
                 for i in range(n):
-                    ch = eta[i] * topology.pi[i] / storage.bandwidth
+                    ch = eta[i] * topology.pi[i] / storage.snapshot
                     if i in of:
                         ch += topology.rates[i] * topology.theta[i] / storage.bandwidth
                     used += math.ceil(ch / inc - 1e-9)

@@ -10,6 +10,11 @@ from fastrecover.generate import random_chain
 from fastrecover.model import Storage, checkpoint_overheads, total_overhead
 from tests.fastrecover.reference import algorithm1_loops, brute_force_chain
 
+# The two-cost default, the single-bandwidth model and dear snapshots.
+STORAGES = st.sampled_from(
+    [Storage(), Storage(20_000.0, snapshot_bandwidth=None), Storage(60_000.0, 8_000.0)]
+)
+
 
 @settings(max_examples=30, deadline=None)
 @given(
@@ -17,10 +22,10 @@ from tests.fastrecover.reference import algorithm1_loops, brute_force_chain
     st.integers(1, 9),
     st.integers(0, 2**32 - 1),
     st.sampled_from([0.2, 0.4, 0.8]),
+    STORAGES,
 )
-def test_dp_optimum_equals_brute_force(n, z, seed, ch_max):
+def test_dp_optimum_equals_brute_force(n, z, seed, ch_max, storage):
     topology = random_chain(n, np.random.default_rng(seed))
-    storage = Storage()
     result = optimize_chain(topology, ch_max, z, storage)
     expected = brute_force_chain(topology, ch_max, z, storage)
     if np.isinf(expected):
@@ -106,3 +111,33 @@ def test_infeasible_is_explicit():
 def test_bad_budget(ch_max, z, message):
     with pytest.raises(ValueError, match=message):
         optimize_chain(random_chain(3, np.random.default_rng(0)), ch_max, z)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 15), st.integers(0, 2**32 - 1), st.sampled_from([5e3, 2e4, 1e5]))
+def test_two_cost_storage_with_equal_bandwidths_is_the_single_bandwidth_model(n, seed, b):
+    topology = random_chain(n, np.random.default_rng(seed))
+    one, two = Storage(b, snapshot_bandwidth=None), Storage(b, snapshot_bandwidth=b)
+    for method in (optimize_chain, nsegments, one_segment):
+        assert method(topology, 0.4, 30, one) == method(topology, 0.4, 30, two)
+
+
+def test_storage_bandwidths_are_validated_by_name():
+    with pytest.raises(ValueError, match="snapshot_bandwidth must be a positive number"):
+        Storage(2e4, snapshot_bandwidth=0.0)
+    with pytest.raises(ValueError, match="bandwidth must be a positive number"):
+        Storage(float("nan"))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 20), st.integers(0, 2**32 - 1), st.sampled_from([0.5, 3.0, 40.0]))
+def test_snapshot_bandwidth_scales_every_chain_rt_and_keeps_feasibility(n, seed, k):
+    # η ∝ B_snap and restores ∝ 1/B_snap: on a chain B_snap is a pure scale of RT (what lets
+    # fastrecover_delta map the (B_log, B_snap) plane from one B_snap per B_log).
+    topology = random_chain(n, np.random.default_rng(seed))
+    base, scaled = Storage(2e4, 1e6), Storage(2e4, 1e6 * k)
+    for method in (optimize_chain, nsegments, one_segment):
+        a, b = method(topology, 0.4, 30, base), method(topology, 0.4, 30, scaled)
+        assert a.feasible == b.feasible and a.anchors == b.anchors
+        if a.feasible:
+            assert b.expected_recovery_time == pytest.approx(a.expected_recovery_time / k, rel=1e-9)

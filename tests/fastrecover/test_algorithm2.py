@@ -15,10 +15,14 @@ SMALL = {"f": 4, "f_max": 1.0}  # a coarse grid keeps enumeration and brute forc
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(1, 6), st.integers(3, 9), st.integers(0, 2**32 - 1))
-def test_exact_dp_equals_brute_force(n, z, seed):
+@given(
+    st.integers(1, 6),
+    st.integers(3, 9),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([Storage(), Storage(20_000.0, snapshot_bandwidth=400_000.0)]),
+)
+def test_exact_dp_equals_brute_force(n, z, seed, storage):
     topology = random_tree(n, np.random.default_rng(seed))
-    storage = Storage()
     grid = {"f": 3, "f_max": 1.0}  # 3^6 frequency choices per anchor set at n = 6
     result = optimize_tree(topology, 1.5, z, storage=storage, **grid)
     expected = brute_force_tree(topology, 1.5, z, storage=storage, **grid)
@@ -85,7 +89,8 @@ def test_thesis_recurrence_misses_an_optimum_the_exact_dp_finds():
     DP finds a configuration on the same grid (grid frequencies, one per segment, at most Z
     increments) with a lower RT_all than the recurrence's answer, so that answer is not optimal."""
     topology = random_tree(15, np.random.default_rng(11))
-    grid = {"f": 50, "f_max": 1.0}
+    storage = Storage(20_000.0, snapshot_bandwidth=None)  # the single-bandwidth model
+    grid = {"f": 50, "f_max": 1.0, "storage": storage}
     exact = optimize_tree(topology, 0.5, 20, **grid)
     thesis = optimize_tree(topology, 0.5, 20, method="thesis_knapsack", **grid)
     assert exact.expected_recovery_time < 0.95 * thesis.expected_recovery_time
@@ -94,7 +99,6 @@ def test_thesis_recurrence_misses_an_optimum_the_exact_dp_finds():
     assert np.isin(np.round(eta, 12), np.round(freqs, 12)).all()
     assert np.allclose(eta, eta[heads(topology, exact.anchors)])
     anchor = np.isin(np.arange(1, 16), exact.anchors)
-    storage = Storage()
     ch = (eta * topology.pi + anchor * topology.rates * topology.theta) / storage.bandwidth
     assert np.ceil(ch / (0.5 / 20) - 1e-9).sum() <= 20
 
@@ -124,3 +128,14 @@ def test_bad_trees_raise(parent, message):
 def test_bad_tree_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         optimize_tree(random_tree(3, np.random.default_rng(0)), 0.5, 20, **kwargs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_thesis_f_max_of_200_is_feasible_under_the_default_two_cost_storage(seed):
+    # fastrecover_delta's finding: B_snap = 2e6 makes F_max = 200 usable; one bandwidth of
+    # 20,000 KB/min for snapshots too makes every default tree infeasible on that grid.
+    topology = random_tree(15, np.random.default_rng(seed), omega=1000.0)
+    grid = {"f": 100, "f_max": 200.0}
+    assert optimize_tree(topology, 0.5, 20, storage=Storage(), **grid).feasible
+    single = Storage(20_000.0, snapshot_bandwidth=None)
+    assert not optimize_tree(topology, 0.5, 20, storage=single, **grid).feasible

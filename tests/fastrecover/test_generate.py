@@ -1,11 +1,14 @@
 """Random topologies honour Table 4.1 / Section 4.1; bad attributes and inputs are refused."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from fastrecover import Chain, Operator, nsegments, one_segment, optimize_chain
 from fastrecover.generate import KB_PER_MB, Attributes, random_chain, random_tree
 from fastrecover.model import MAX_FANOUT, children
+from fastrecover.tree import DEFAULT_F, DEFAULT_F_MAX
+from pipeline import paths
 
 
 def test_chain_attributes_follow_table_4_1():
@@ -74,4 +77,32 @@ def test_baselines_dispatch_on_the_topology_shape():
     assert (
         optimize_chain(chain, 0.8, 30).expected_recovery_time
         <= nsegments(chain, 0.8, 30).expected_recovery_time
+    )
+
+
+def test_package_defaults_follow_the_printed_defaults_table():
+    """data/paper/fastrecover_defaults.csv (Table 4.1) against the generators' and the tree
+    grid's defaults."""
+    printed = pd.read_csv(paths.PAPER_DATA / "fastrecover_defaults.csv").set_index("parameter")
+    attrs = Attributes()
+    assert float(printed.loc["F", "tree_default"]) == DEFAULT_F
+    assert float(printed.loc["F_max", "tree_default"]) == DEFAULT_F_MAX
+    assert float(printed.loc["tau_i", "chain_default"]) == attrs.tau
+    assert printed.loc["theta_i", "chain_default"] == f"{attrs.theta:g} KB"
+    assert printed.loc["pi_i", "chain_default"] == "random {:g}..{:g} MB".format(*attrs.state_mb)
+    assert printed.loc["parallelism_i", "chain_default"] == "random {}..{}".format(
+        *attrs.parallelism
+    )
+    assert printed.loc["s_i", "chain_default"].startswith(
+        "random ({:g}..{:g}]".format(*attrs.selectivity)
+    )
+    rho = printed.loc["rho_i", "chain_default"]
+    assert f"mean {attrs.rho_mean:g} var {attrs.rho_variance:g}" in rho
+    assert (
+        float(printed.loc["Omega", "chain_default"])
+        == random_chain(2, np.random.default_rng(0)).omega
+    )
+    assert (
+        float(printed.loc["Omega", "tree_default"])
+        == random_tree(2, np.random.default_rng(0)).omega
     )

@@ -231,3 +231,21 @@ def test_fr11_is_by_construction_and_fails_on_a_raised_rt_or_a_broken_budget():
     assert rules.fr11(runs).verdict == BY_CONSTRUCTION
     assert rules.fr11(runs.assign(RT_RSRFS=[1.1, 2.0])).verdict == NOT_REPRODUCED
     assert rules.fr11(runs.assign(CH_RSRFS=[0.3, 0.41])).verdict == NOT_REPRODUCED
+
+
+def test_sensitivity_cis_shrink_with_more_topologies():
+    def widths(topologies):
+        runs = thesis_like(topologies=topologies, infeasible=lambda p: 0.4, seed=4)
+        table = rules.sensitivity(runs, {("all", "points"): runs["n"] > 0})
+        row = table.iloc[0]
+        return [
+            row[f"{name}_ci95_high"] - row[f"{name}_ci95_low"]
+            for name in ("nsegments_infeasible", "reduction_vs_nsegments_pct")
+        ]
+
+    small, large = widths(40), widths(400)
+    assert all(b < a / 2 for a, b in zip(small, large, strict=True))
+    # A share's interval stays within 0-100%.
+    runs = thesis_like(topologies=5)
+    table = rules.sensitivity(runs, {("all", "points"): runs["n"] > 0})
+    assert 0 <= table["nsegments_infeasible_ci95_low"].iloc[0] <= 100
