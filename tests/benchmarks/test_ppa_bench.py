@@ -1,0 +1,93 @@
+"""ppa benchmarks (make bench): OF of a 10-operator topology of 16 tasks per operator (target
+< 10 ms), Structure-Aware on it (< 1 s), its MILP optimum (< 10 s), and Greedy + SA on 100
+random Fig 14 topologies. Figures are reported in extra_info and printed, never asserted."""
+
+import numpy as np
+
+from ppa import (
+    FULL,
+    Topology,
+    TopologySpec,
+    output_fidelity,
+    plan_greedy,
+    plan_milp,
+    plan_structure_aware,
+    random_topology,
+)
+from ppa.fidelity import mc_trees
+
+
+def ten_operators() -> Topology:
+    """Two joins of one-to-one branches (A-B, C-D into E; F-G, H-I into J) and a full edge
+    between them: 160 tasks, 256 MC-trees, two structured sub-topologies."""
+    one = "one-to-one"
+    rng = np.random.default_rng(0)
+    names = "ABCDEFGHIJ"
+    return Topology.partitioned(
+        parallelism=dict.fromkeys(names, 16),
+        edges={
+            ("A", "B"): one,
+            ("C", "D"): one,
+            ("B", "E"): one,
+            ("D", "E"): one,
+            ("E", "F"): FULL,
+            ("F", "G"): one,
+            ("H", "I"): one,
+            ("G", "J"): one,
+            ("I", "J"): one,
+        },
+        joins={"E", "J"},
+        workloads={name: rng.uniform(0.5, 2, 16) for name in names},
+    )
+
+
+TOPOLOGY = ten_operators()
+R = 40
+
+
+def test_output_fidelity_of_160_tasks(benchmark):
+    failed = set(np.random.default_rng(1).choice(TOPOLOGY.tasks, 80, replace=False).tolist())
+    of = benchmark(output_fidelity, TOPOLOGY, failed)
+    ms = 1000 * benchmark.stats.stats.mean
+    benchmark.extra_info.update({"ms": ms, "of": of})
+    print(f"\nOF, 10 operators x 16 tasks: {ms:.3f} ms (target < 10 ms)")
+
+
+def test_structure_aware_on_160_tasks(benchmark):
+    plan = benchmark(plan_structure_aware, TOPOLOGY, R)
+    seconds = benchmark.stats.stats.mean
+    benchmark.extra_info.update({"seconds": seconds, "of": plan.of})
+    print(f"\nSA, R = {R}: {seconds:.3f} s (target < 1 s), OF {plan.of:.4f}")
+
+
+def test_milp_optimum_on_160_tasks(benchmark):
+    trees = len(mc_trees(TOPOLOGY))
+    plan = benchmark.pedantic(plan_milp, (TOPOLOGY, R), rounds=1, iterations=1)
+    seconds = benchmark.stats.stats.mean
+    sa = plan_structure_aware(TOPOLOGY, R).of
+    benchmark.extra_info.update({"seconds": seconds, "of": plan.of, "sa_of": sa, "trees": trees})
+    print(
+        f"\nMILP, R = {R}, {trees} MC-trees: {seconds:.3f} s (target < 10 s), "
+        f"OF {plan.of:.4f} (SA {sa:.4f})"
+    )
+
+
+def test_greedy_and_sa_on_100_fig14_topologies(benchmark):
+    spec = TopologySpec(workload="zipf", join_fraction=0.5)
+
+    def run():
+        rng = np.random.default_rng(14)
+        scores = []
+        for _ in range(100):
+            topology = random_topology(spec, rng)
+            r = max(len(topology.operators), len(topology.tasks) // 2)
+            scores.append((plan_greedy(topology, r).of, plan_structure_aware(topology, r).of))
+        return np.array(scores)
+
+    scores = benchmark.pedantic(run, rounds=1, iterations=1)
+    seconds = benchmark.stats.stats.mean
+    benchmark.extra_info.update({"seconds": seconds, "mean_of": scores.mean(axis=0).tolist()})
+    print(
+        f"\nFig 14, 100 topologies x (Greedy, SA) at half the tasks: {seconds:.2f} s; "
+        f"mean OF {scores[:, 0].mean():.3f} and {scores[:, 1].mean():.3f}"
+    )
