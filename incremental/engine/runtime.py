@@ -1,0 +1,477 @@
+"""The engine: nodes, network, coordinator and recovery plans, in virtual time (Section 4).
+
+- Nodes run their partitions one unit of work at a time, round robin, at ``capacity`` CPU seconds
+  per second; a channel delivers FIFO after a seeded random delay, so channels interleave
+  differently in every run (Assumption 2 holds per channel only).
+- The coordinator collects checkpoint acks; a global checkpoint completes when every partition has
+  acked it (Section 4.1); the source logs are then trimmed (4.2.4) and, if a recovery has ended,
+  buffering and order-preserving processing are switched off (4.2.2).
+- A node kill is detected ``detection_delay`` later. With at least X node failures since the last
+  global checkpoint the recovery is incremental (4.2.1, Fig 6): the first plan rolls every alive
+  partition back to the last global checkpoint and replays the sources, switching buffering and
+  order-preserving processing on; each later plan (one per detection and per node arrival)
+  installs only the partitions it recovers, and their upstream partitions send their buffers
+  (Algorithm 2). Below X the recovery is blocking: it waits until all failed partitions can be
+  placed, then rolls back.
+- Plans are plain data: ``plans[i]`` is the set of partitions the i-th plan may recover (from a
+  scheduler of Section 5); those that do not fit wait; after the last given plan every failed
+  partition is a candidate. Placement: largest share first (upstream first among equals), each
+  to the node with the most free capacity under the CPU cap (Section 5.3).
+"""
+
+import math
+import pickle
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from incremental.engine.clock import Clock
+from incremental.engine.config import EngineConfig, FailureSchedule
+from incremental.engine.partition import Partition
+from incremental.engine.sink import SinkStore
+from incremental.engine.source_log import SourceLog
+from incremental.engine.topology import Topology, route
+
+_DRAWS = 4096  # network delays drawn per block
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What a partition needs from the run's parameters."""
+
+    batch_interval: float
+    checkpoint_every: int
+    last_boundary: int
+    marker_cost: float
+    checkpoint_cost_per_byte: float
+    dedup: bool
+    audit: bool
+
+
+class _Node:
+    __slots__ = ("name", "capacity", "pids", "busy", "turn", "gen", "timer")
+
+    def __init__(self, name, capacity):
+        self.name = name
+        self.capacity = capacity
+        self.pids = []
+        self.busy = False
+        self.turn = 0
+        self.gen = 0  # bumped at a kill or rollback: the unit of work in progress is void
+        self.timer = None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run produced.
+
+    ``outputs``: per output operator, uid -> (key, ts, value) as the sink holds it.
+    ``latency``: per output partition (a query of Definition 1), rows (write time, latency) of
+    each result's first write. ``final_states``: per partition, its checkpoint at the last global
+    checkpoint ``global_checkpoint`` (``completed`` when that is the end-of-stream one), as a
+    dict of state, last_seq, out_seq and audit. ``gaps`` and ``conflicts`` are violations:
+    sequence numbers skipped on a channel, a result rewritten with another value.
+    """
+
+    outputs: dict
+    latency: dict
+    final_states: dict
+    global_checkpoint: int
+    completed: bool
+    gaps: tuple
+    conflicts: tuple
+    duplicates_dropped: int
+    sink_rewrites: int
+    processed: int
+    events: tuple
+    end_time: float
+
+
+class Engine:
+    def __init__(self, topology: Topology, streams, *, nodes, placement, end: float,
+                 rng: np.random.Generator, failures: FailureSchedule | None = None,
+                 plans=None, config: EngineConfig | None = None):
+        failures = FailureSchedule() if failures is None else failures
+        config = EngineConfig() if config is None else config
+        if not isinstance(topology, Topology):
+            raise ValueError("topology must be a Topology")
+        if not 0 < end < math.inf:
+            raise ValueError(f"end must be finite and > 0; got {end}")
+        self.topology = topology
+        self.config = config
+        self.rng = rng
+        self.settings = _Settings(
+            batch_interval=config.batch_interval,
+            checkpoint_every=config.checkpoint_every,
+            last_boundary=max(1, math.ceil(end / config.batch_interval)),
+            marker_cost=config.marker_cost,
+            checkpoint_cost_per_byte=config.checkpoint_cost_per_byte,
+            dedup=config.dedup,
+            audit=config.audit,
+        )
+        self.logs = self._split_streams(streams, end)
+        self.plans = self._check_plans(plans)
+        self.clock = Clock()
+        self.sink = SinkStore()
+        self.nodes = {}
+        for name, capacity in dict(nodes).items():
+            if not 0 < capacity < math.inf:
+                raise ValueError(f"nodes: capacity of {name!r} must be finite and > 0")
+            self.nodes[name] = _Node(name, capacity)
+        self.parts = {}
+        self.location = {}
+        self.incarnation = dict.fromkeys(topology.partitions, 0)
+        self._place_initially(dict(placement))
+        self._schedule_failures(failures)
+        self.gen = 0  # bumped at every rollback: messages in flight are void
+        self.chan_last = {}
+        self.failed = set()  # detected, awaiting a plan
+        self.lost = set()  # killed, not yet detected
+        self.detecting = {}  # detection time -> {node: its partitions}
+        self.recovery = None  # None, "incremental", "blocking" or "source_replay"
+        self.failures_since = 0  # node failures detected since the last global checkpoint
+        self.plan_count = 0
+        self.gaps = []
+        self.duplicates = 0
+        self.work_of_dead = 0
+        self.events = []
+        self._delays = np.empty(0)
+        self._next_delay = 0
+        initial = {pid: p.snapshot(0) for pid, p in self.parts.items()}
+        self.checkpoints = {0: initial}
+        self.offsets = {0: dict.fromkeys(topology.sources, 0)}
+        self.global_ckpt = 0
+
+    # --- construction ------------------------------------------------------------------------
+
+    def _split_streams(self, streams, end):
+        """Each source's records into its partitions' logs by key, in event-time order."""
+        streams = dict(streams)
+        names = {pid[0] for pid in self.topology.sources}
+        if set(streams) != names:
+            raise ValueError(f"streams must have one record list per source {sorted(names)}")
+        logs = {}
+        for name in sorted(names):
+            parallelism = self.topology.operators[name].parallelism
+            split = [[] for _ in range(parallelism)]
+            for record in sorted(streams[name], key=lambda r: r[0]):
+                ts, key, _ = record
+                if not 0 <= ts < end:
+                    raise ValueError(f"streams: event time {ts} of {name} outside [0, end)")
+                split[route(key, parallelism)].append(tuple(record))
+            for index, records in enumerate(split):
+                logs[(name, index)] = SourceLog(records)
+        return logs
+
+    def _check_plans(self, plans):
+        if plans is None:
+            return None
+        known = set(self.topology.partitions)
+        checked = []
+        for plan in plans:
+            plan = frozenset(plan)
+            if not plan <= known:
+                raise ValueError(f"plans name unknown partitions {sorted(plan - known)}")
+            checked.append(plan)
+        return checked
+
+    def _place_initially(self, placement):
+        missing = set(self.topology.partitions) - set(placement)
+        if missing:
+            raise ValueError(f"placement misses partitions {sorted(missing)}")
+        for pid in self.topology.partitions:
+            name = placement[pid]
+            if name not in self.nodes:
+                raise ValueError(f"placement puts {pid} on unknown node {name!r}")
+            self._install(pid, name)
+        for node in self.nodes.values():
+            if self._load(node) > node.capacity + 1e-9:
+                raise ValueError(f"placement overloads node {node.name!r}")
+
+    def _schedule_failures(self, failures):
+        known = set(self.nodes) | {arrival[1] for arrival in failures.arrivals}
+        if set(self.nodes) & {arrival[1] for arrival in failures.arrivals}:
+            raise ValueError("failures: an arriving node has the name of an initial node")
+        for time, name in failures.kills:
+            if name not in known:
+                raise ValueError(f"failures: kill of unknown node {name!r}")
+            self.clock.at(time, self._kill, name)
+        for time, name, capacity in failures.arrivals:
+            self.clock.at(time, self._arrive, name, capacity)
+
+    # --- running -----------------------------------------------------------------------------
+
+    def run(self, until: float = math.inf) -> RunResult:
+        for node in list(self.nodes.values()):
+            self._dispatch(node)
+        self.clock.run(until)
+        blobs = self.checkpoints[self.global_ckpt]
+        final = {}
+        for pid, blob in blobs.items():
+            _, state, last_seq, out_seq, _, _, _, audit = pickle.loads(blob)
+            final[pid] = {"state": state, "last_seq": last_seq, "out_seq": out_seq,
+                          "audit": audit}
+        return RunResult(
+            outputs={name: dict(results) for name, results in self.sink.results.items()},
+            latency={pid: np.asarray(rows, dtype=float).reshape(-1, 2)
+                     for pid, rows in self.sink.latency.items()},
+            final_states=final,
+            global_checkpoint=self.global_ckpt,
+            completed=self.global_ckpt == self.settings.last_boundary,
+            gaps=tuple(self.gaps),
+            conflicts=tuple(self.sink.conflicts),
+            duplicates_dropped=self.duplicates,
+            sink_rewrites=self.sink.rewrites,
+            processed=self.work_of_dead + sum(p.processed for p in self.parts.values()),
+            events=tuple(self.events),
+            end_time=self.clock.now,
+        )
+
+    def _dispatch(self, node: _Node) -> None:
+        if node.busy:
+            return
+        now = self.clock.now
+        pids = node.pids
+        count = len(pids)
+        for k in range(count):
+            i = (node.turn + k) % count
+            partition = self.parts[pids[i]]
+            if partition.ready(now):
+                node.turn = i + 1
+                finish = now + partition.step() / node.capacity
+                self._flush(partition, finish)
+                node.busy = True
+                self.clock.at(finish, self._free, node, node.gen)
+                return
+        dues = [d for pid in pids if (d := self._due(pid)) is not None]
+        if dues and (node.timer is None or min(dues) < node.timer):
+            node.timer = min(dues)
+            self.clock.at(node.timer, self._wake, node, node.gen)
+
+    def _due(self, pid):
+        partition = self.parts[pid]
+        return partition.due() if partition.is_source else None
+
+    def _free(self, node: _Node, gen: int) -> None:
+        if gen == node.gen:
+            node.busy = False
+            self._dispatch(node)
+
+    def _wake(self, node: _Node, gen: int) -> None:
+        if gen == node.gen:
+            node.timer = None
+            self._dispatch(node)
+
+    def _flush(self, partition: Partition, finish: float) -> None:
+        pid = partition.pid
+        for dst, env in partition.outbox:
+            self._transmit(pid, dst, env, finish)
+        partition.outbox = []
+        for data in partition.written:
+            self.sink.write(pid, data, finish)
+        partition.written = []
+        for ckpt, blob in partition.persisted:
+            self._persist(ckpt, pid, blob, partition.offset)
+        partition.persisted = []
+
+    # --- network -----------------------------------------------------------------------------
+
+    def _delay(self) -> float:
+        if self._next_delay == len(self._delays):
+            self._delays = self.config.network_latency + self.rng.exponential(
+                self.config.network_jitter, _DRAWS) if self.config.network_jitter > 0 else \
+                np.full(_DRAWS, self.config.network_latency)
+            self._next_delay = 0
+        self._next_delay += 1
+        return float(self._delays[self._next_delay - 1])
+
+    def _transmit(self, src, dst, env, depart: float) -> None:
+        if dst not in self.parts:  # down: lost (its buffered copy, if any, waits upstream)
+            return
+        time = depart + self._delay()
+        key = (src, dst)
+        last = self.chan_last.get(key)
+        if last is not None and time < last:
+            time = last  # FIFO per channel; equal times keep their scheduling order
+        self.chan_last[key] = time
+        self.clock.at(time, self._deliver, src, dst, self.incarnation[dst], self.gen, env)
+
+    def _deliver(self, src, dst, incarnation: int, gen: int, env) -> None:
+        if gen != self.gen or incarnation != self.incarnation[dst]:
+            return
+        status = self.parts[dst].receive(src, env)
+        if status == "duplicate":
+            self.duplicates += 1
+        elif status == "gap":
+            self.gaps.append((self.clock.now, src, dst, env[0]))
+        self._dispatch(self.nodes[self.location[dst]])
+
+    # --- coordinator -------------------------------------------------------------------------
+
+    def _persist(self, ckpt: int, pid, blob: bytes, offset: int) -> None:
+        if ckpt <= self.global_ckpt:
+            return
+        acks = self.checkpoints.setdefault(ckpt, {})
+        acks[pid] = blob
+        if pid in self.logs:
+            self.offsets.setdefault(ckpt, {})[pid] = offset
+        if len(acks) == len(self.topology.partitions):
+            self._complete(ckpt)
+
+    def _complete(self, ckpt: int) -> None:
+        self.global_ckpt = ckpt
+        for old in [c for c in self.checkpoints if c < ckpt]:
+            del self.checkpoints[old]
+            self.offsets.pop(old, None)
+        for pid, offset in self.offsets[ckpt].items():
+            # A source restored after it acked (killed during recovery) may still be behind.
+            live = self.parts.get(pid)
+            self.logs[pid].trim(offset if live is None else min(offset, live.offset))
+        self.failures_since = 0
+        self.events.append((self.clock.now, "global checkpoint", ckpt))
+        if self.recovery is not None and not self.failed and not self.lost:
+            for partition in self.parts.values():
+                partition.end_recovery()
+            self.events.append((self.clock.now, "recovered", self.recovery))
+            self.recovery = None
+
+    def _kill(self, name) -> None:
+        node = self.nodes.pop(name, None)
+        if node is None:
+            return
+        node.gen += 1
+        for pid in node.pids:
+            self.work_of_dead += self.parts.pop(pid).processed
+            del self.location[pid]
+            self.incarnation[pid] += 1
+        self.lost.update(node.pids)
+        self.events.append((self.clock.now, "kill", name))
+        when = self.clock.now + self.config.detection_delay
+        if when not in self.detecting:  # kills at one instant are detected together
+            self.detecting[when] = {}
+            self.clock.at(when, self._detect, when)
+        self.detecting[when][name] = node.pids
+
+    def _detect(self, when) -> None:
+        detected = self.detecting.pop(when)
+        for pids in detected.values():
+            pids = self.lost.intersection(pids)
+            self.lost -= pids
+            self.failed |= pids
+        self.failures_since += len(detected)
+        self.events.append((self.clock.now, "detect", tuple(detected)))
+        self._recover()
+
+    def _arrive(self, name, capacity: float) -> None:
+        self.nodes[name] = _Node(name, capacity)
+        self.events.append((self.clock.now, "arrive", name))
+        self._recover()
+
+    # --- recovery ----------------------------------------------------------------------------
+
+    def _recover(self) -> None:
+        """Fig 6: choose the recovery method and execute the next plan, if any."""
+        if not self.failed:
+            return
+        config = self.config
+        if config.strategy == "source_replay":
+            self.recovery = "source_replay"
+            chosen = self._next_plan()
+            if chosen:
+                self._execute(chosen, rollback=True)
+        elif config.strategy == "incremental" and (
+            self.recovery == "incremental" or self.failures_since >= config.correlated_failures
+        ):
+            first = self.recovery != "incremental"
+            self.recovery = "incremental"
+            self._execute(self._next_plan(), rollback=first)
+        else:
+            self.recovery = "blocking"
+            chosen = self._place(self.failed)
+            if len(chosen) == len(self.failed):
+                self._execute(chosen, rollback=True)
+
+    def _next_plan(self) -> dict:
+        index = self.plan_count
+        self.plan_count += 1
+        if self.plans is None or index >= len(self.plans):
+            return self._place(self.failed)
+        return self._place(self.failed & self.plans[index])
+
+    def _load(self, node: _Node) -> float:
+        return sum(self.topology.operators[pid[0]].share for pid in node.pids)
+
+    def _place(self, candidates) -> dict:
+        """Largest share first (then upstream first), each to the node with the most free capacity
+        under the cap."""
+        free = {name: node.capacity * self.config.cpu_cap - self._load(node)
+                for name, node in sorted(self.nodes.items())}
+        chosen = {}
+        if not free:
+            return chosen
+        share = {pid: self.topology.operators[pid[0]].share for pid in candidates}
+        rank = {name: i for i, name in enumerate(self.topology.order)}
+        for pid in sorted(candidates, key=lambda p: (-share[p], rank[p[0]], p)):
+            best = max(free, key=free.get)
+            if share[pid] <= free[best] + 1e-12:
+                chosen[pid] = best
+                free[best] -= share[pid]
+        return chosen
+
+    def _execute(self, chosen: dict, *, rollback: bool) -> None:
+        """Algorithm 2 for plan ``chosen`` (partition -> node)."""
+        incremental = self.recovery == "incremental"
+        modes = {"order_preserving": incremental and self.config.order_preserving,
+                 "buffering": incremental and self.config.buffering}
+        blobs = self.checkpoints[self.global_ckpt]
+        if rollback:  # lines 7-11
+            self.gen += 1
+            self.chan_last.clear()
+            for pending in [c for c in self.checkpoints if c > self.global_ckpt]:
+                del self.checkpoints[pending]  # acks of the abandoned run
+                self.offsets.pop(pending, None)
+            for pid, partition in self.parts.items():
+                partition.restore(blobs[pid], **modes)
+            for node in self.nodes.values():
+                node.gen += 1
+                node.busy = False
+                node.timer = None
+        for pid in sorted(chosen):  # lines 3-6 and 13-16
+            self._install(pid, chosen[pid])
+            self.parts[pid].restore(blobs[pid], **modes)
+            self.failed.discard(pid)
+        now = self.clock.now
+        for pid in sorted(chosen):  # lines 17-21
+            for up in self.topology.upstream_partitions(pid):
+                upstream = self.parts.get(up)
+                if upstream is not None:
+                    for env in upstream.buffers[pid]:
+                        self._transmit(up, pid, env, now)
+        self.events.append((now, "plan", tuple(sorted(chosen)), rollback))
+        for node in list(self.nodes.values()):
+            self._dispatch(node)
+
+    def _install(self, pid, name) -> None:
+        self.parts[pid] = Partition(pid, self.topology, self.settings, self.logs.get(pid))
+        self.location[pid] = name
+        self.nodes[name].pids.append(pid)
+        self.incarnation[pid] += 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cluster:
+    """Initial nodes ``{name: capacity (cores)}`` and placement ``{partition: node}``."""
+
+    nodes: dict = field(default_factory=dict)
+    placement: dict = field(default_factory=dict)
+
+
+def run(topology: Topology, streams, *, cluster: Cluster, end: float,
+        rng: np.random.Generator, failures: FailureSchedule | None = None, plans=None,
+        config: EngineConfig | None = None, until: float = math.inf) -> RunResult:
+    """Run ``topology`` on ``streams`` ({source: [(ts, key, value)]}, event times in [0, end))
+    under ``failures``; the stream ends with a final global checkpoint at ``end`` (rounded up to
+    a mini-batch boundary)."""
+    engine = Engine(topology, streams, nodes=cluster.nodes, placement=cluster.placement,
+                    end=end, rng=rng, failures=failures, plans=plans, config=config)
+    return engine.run(until)
