@@ -109,13 +109,13 @@ def judge(
     held = [k for k, v in {**headline, **details}.items() if bool(v)]
     if failed_head:
         verdict = NOT_REPRODUCED
-        reason = "fails: " + "; ".join(failed_head)
     elif failed_detail:
         verdict = PARTLY
-        reason = "fails: " + "; ".join(failed_detail)
     else:
         verdict = when_holds
-        reason = ""
+    reason = (
+        "fails: " + "; ".join(failed_head + failed_detail) if failed_head or failed_detail else ""
+    )
     if held:
         reason += ("; holds: " if reason else "holds: ") + "; ".join(held)
     return Verdict(verdict, paper_value, reproduced, rule, reason)

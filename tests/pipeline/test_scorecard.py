@@ -33,6 +33,8 @@ def test_headline_decides_and_details_only_lower_to_partly():
     failed = judge({"a": False}, {"b": True, "c": True}, **TEXTS)
     assert failed.verdict == NOT_REPRODUCED
     assert failed.reason == "fails: a; holds: b; c"
+    # Failing details are named too when the headline fails.
+    assert judge({"a": False}, {"b": False}, **TEXTS).reason == "fails: a; b"
 
 
 def test_claims_that_cannot_fail_are_labelled_but_still_fail_on_contrary_data():
