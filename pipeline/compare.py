@@ -49,6 +49,3 @@ def side_by_side(
         out[f"{col} half"] = half[col].to_numpy(float)
     return out
 
-
-def within_rounding(comparison: pd.DataFrame, column: str) -> bool:
-    return bool(comparison[f"{column} ok"].all())
