@@ -1,0 +1,136 @@
+"""Each PPA latency claim rule on the model's own data (ppa.latency) and on contrary data that
+must change its verdict (``test_ppa*_fails_on_*``)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.scorecard import BY_CONSTRUCTION, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.verdicts import ppa_latency as rules
+from ppa import Phases, checkpoint_cpu_ratio, latency_table, ppa_table, shapes
+
+GRID = dict(
+    rates=[1000, 2000], windows=[10, 30], checkpoint_intervals=[5, 30], sync_periods=[1, 10]
+)
+
+
+@pytest.fixture(scope="module")
+def model():
+    topology = shapes.fig6()
+    phases = Phases.draw(topology, 40, np.random.default_rng(0))
+    single = latency_table(topology, failure="single", phases=phases, **GRID)
+    correlated = latency_table(topology, failure="correlated", phases=phases, **GRID)
+    fig10 = ppa_table(
+        topology,
+        rates=[1000, 2000],
+        window=30,
+        checkpoint_interval=10,
+        sync_period=1,
+        phases=phases,
+    )
+    return single, correlated, fig10
+
+
+def _scale(frame, factor, **where):
+    """A copy with the latency of the rows matching ``where`` multiplied by ``factor``."""
+    out = frame.copy()
+    mask = np.ones(len(out), dtype=bool)
+    for column, value in where.items():
+        mask &= (out[column] == value).to_numpy()
+    out.loc[mask, "latency"] *= factor
+    return out
+
+
+def test_ppa1_fails_on_active_slower_than_checkpoint(model):
+    single = model[0]
+    assert rules.ppa1(single).verdict == REPRODUCED
+    slow = _scale(single, 30.0, scheme="active")
+    verdict = rules.ppa1(slow)
+    assert verdict.verdict == NOT_REPRODUCED and "fails: slowest active" in verdict.reason
+
+
+def test_ppa1_fails_on_checkpoint_latency_falling_with_the_rate(model):
+    single = model[0]
+    falling = _scale(single, 0.3, scheme="checkpoint", rate=2000.0)
+    verdict = rules.ppa1(falling)
+    assert (
+        verdict.verdict == NOT_REPRODUCED
+        and "checkpoint latency grows with rate" in (verdict.reason.split("holds:")[0])
+    )
+
+
+def test_ppa1_is_partly_when_storm_is_faster_than_checkpoint(model):
+    fast_storm = _scale(model[0], 0.3, scheme="storm")
+    verdict = rules.ppa1(fast_storm)
+    assert verdict.verdict == PARTLY and "source replay slower" in verdict.reason.split("holds:")[0]
+
+
+def test_ppa2_fails_on_a_gap_no_larger_than_under_a_single_failure(model):
+    single, correlated, _ = model
+    assert rules.ppa2(single, correlated).verdict in (REPRODUCED, PARTLY)
+    # The correlated failure costs every scheme the same as the single failure: no larger gap.
+    same = single.assign(failure="correlated")
+    verdict = rules.ppa2(single, same)
+    assert (
+        verdict.verdict == NOT_REPRODUCED
+        and "larger than under a single" in (verdict.reason.split("holds:")[0])
+    )
+
+
+def test_ppa2_fails_on_storm_never_beating_checkpoint(model):
+    single, correlated, _ = model
+    slow_storm = _scale(correlated, 10.0, scheme="storm")
+    verdict = rules.ppa2(single, slow_storm)
+    assert verdict.verdict == NOT_REPRODUCED and "at no (rate, window)" in verdict.reason
+
+
+def test_ppa3_is_by_construction_and_fails_on_a_cost_rising_with_the_interval():
+    intervals = np.array([1.0, 5.0, 30.0])
+    cpu = pd.DataFrame(
+        [
+            {
+                "rate": r,
+                "interval": c,
+                "ratio": float(checkpoint_cpu_ratio(input_rate=2 * r, window=30, interval=c)),
+            }
+            for r in (1000, 2000)
+            for c in intervals
+        ]
+    )
+    assert rules.ppa3(cpu).verdict == BY_CONSTRUCTION
+    rising = cpu.assign(ratio=cpu["interval"] / 10)
+    assert rules.ppa3(rising).verdict == NOT_REPRODUCED
+    cheap = cpu.assign(ratio=cpu["ratio"] / 100)
+    assert rules.ppa3(cheap).verdict == PARTLY
+
+
+def test_ppa4_fails_on_a_hybrid_plan_slower_than_pure_checkpointing(model):
+    fig10 = model[2]
+    verdicts = rules.ppa4(fig10)
+    assert verdicts["PPA4:order"].verdict == REPRODUCED
+    assert verdicts["PPA4:active"].verdict == BY_CONSTRUCTION
+    slow_hybrid = _scale(fig10, 3.0, plan="PPA-0.5")
+    verdict = rules.ppa4(slow_hybrid)["PPA4:order"]
+    assert verdict.verdict == NOT_REPRODUCED and "PPA-0 - PPA-0.5" in verdict.reason
+
+
+def test_ppa4_active_fails_on_replicas_slower_than_full_replication(model):
+    fig10 = model[2]
+    slow = _scale(fig10, 2.0, plan="PPA-0.5-active")
+    assert rules.ppa4(slow)["PPA4:active"].verdict == NOT_REPRODUCED
+    # Much lower than PPA-0.5 but far below PPA-1.0: "slightly" fails, a detail.
+    fast = _scale(fig10, 0.2, plan="PPA-0.5-active")
+    verdict = rules.ppa4(fast)["PPA4:active"]
+    assert verdict.verdict == PARTLY and "slightly earlier" in verdict.reason.split("holds:")[0]
+
+
+def test_ppa5_fails_on_a_speed_up_far_from_ten(model):
+    fig10 = model[2]
+    assert rules.ppa5(fig10).verdict == REPRODUCED
+    barely = fig10.copy()
+    hybrid = barely["plan"] == "PPA-0.5"
+    barely.loc[hybrid, "latency"] = (
+        barely.loc[barely["plan"] == "PPA-0.5-active", "latency"].to_numpy() * 1.5
+    )
+    verdict = rules.ppa5(barely)
+    assert verdict.verdict == NOT_REPRODUCED and "meets 5-20x" in verdict.reason
