@@ -1,0 +1,66 @@
+"""Inputs of Fig. 3 and of the KH2-KH4 rules, from the published series and from simulated runs.
+
+Latency in ms, times in s.
+"""
+
+import numpy as np
+import pandas as pd
+
+from khaos.params import PAPER_QOS, QoS
+
+
+def fig3_bars(table: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 3's bars: per configuration the share of time above the latency constraint and the
+    recovery violations normalised so that Khaos's two bars have the same height (Section IV-D):
+    recovery_normalised = recovery_violations_s * (Khaos's latency share / Khaos's violations).
+    Raises ValueError when Khaos has no recovery violation (nothing to align)."""
+    rows = table.set_index("configuration")
+    khaos = rows.loc["Khaos"]
+    if not khaos["recovery_violations_s"] > 0:
+        raise ValueError("Khaos has no recovery violation: the bars cannot be aligned")
+    scale = khaos["latency_violations_fraction"] / khaos["recovery_violations_s"]
+    return pd.DataFrame(
+        {
+            "configuration": rows.index,
+            "latency_violations_fraction": rows["latency_violations_fraction"].to_numpy(),
+            "recovery_normalised": rows["recovery_violations_s"].to_numpy() * scale,
+        }
+    )
+
+
+def hourly_latency(runs: dict[str, pd.DataFrame], block_s: int = 3600) -> pd.DataFrame:
+    """Mean latency per ``block_s`` block of each run (columns configuration, hour, latency_ms):
+    the runs share one workload, so blocks pair by hour (KH4)."""
+    parts = []
+    for name, run in runs.items():
+        blocks = run["lat"].groupby(run.index // block_s).mean()
+        parts.append(
+            pd.DataFrame({"configuration": name, "hour": blocks.index, "latency_ms": blocks})
+        )
+    return pd.concat(parts, ignore_index=True).dropna()
+
+
+def latency_model_error(decisions: pd.DataFrame, models) -> float:
+    """KH1's latency error of a Khaos run: mean |rho * predicted - actual| / actual over its
+    optimisation rounds (predicted at the round's throughput and CI, rho the correction then in
+    force, as in the optimisation loop)."""
+    if decisions.empty:
+        raise ValueError("no optimisation round")
+    predicted = models.latency.predict(decisions["throughput"], decisions["ci"]) * decisions["rho"]
+    actual = decisions["latency_ms"]
+    return float(np.mean(np.abs(predicted - actual) / actual))
+
+
+def violation_summary(per_failure: pd.DataFrame, qos: QoS = PAPER_QOS) -> pd.DataFrame:
+    """Per configuration: failures, total recovery and total above the recovery constraint."""
+    above = (per_failure["recovery_time_s"] - qos.recovery_s).clip(lower=0)
+    return (
+        per_failure.assign(above_s=above)
+        .groupby("configuration")
+        .agg(
+            failures=("recovery_time_s", "size"),
+            recovery_time_s=("recovery_time_s", "sum"),
+            above_s=("above_s", "sum"),
+        )
+        .reset_index()
+    )
