@@ -1,0 +1,160 @@
+"""Each incremental claim rule on data that agrees with the paper, and on contrary data that must
+change its verdict (``test_*_fails_on_*``)."""
+
+import numpy as np
+import pandas as pd
+
+from pipeline.scorecard import INPUT, NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.verdicts import incremental as rules
+
+BASE = {"max_share": 3, "zipf_s": 0.2, "priorities": "random"}
+SETTINGS = [
+    BASE,
+    {**BASE, "max_share": 6},
+    {**BASE, "zipf_s": 0.5},
+    {**BASE, "max_share": 6, "zipf_s": 0.5},
+    {**BASE, "priorities": "linear"},
+]
+GRID = [round(0.1 * k, 1) for k in range(1, 11)]
+# share = x ** exponent: a larger exponent recovers less at every x < 1.
+EXPONENT = {"DP": 1.0, "BestDensity": 1.01, "BestDensity_printed": 1.01, "OC": 1.6}
+
+
+def paper_exponent(method: str, setting: dict) -> float:
+    """Fig 16 as the paper describes it: all methods lower at max share 6; more skew raises DP
+    and BestDensity and lowers OC; linear priorities slightly lower DP and BestDensity."""
+    e = EXPONENT[method] + 0.3 * (setting["max_share"] == 6)
+    e += (0.3 if method == "OC" else -0.1) * (setting["zipf_s"] == 0.5)
+    return e + (0.1 if method != "OC" else 0.0) * (setting["priorities"] == "linear")
+
+
+def paper_like(exponent=paper_exponent, instances=60, seed=0, opt_queries=2):
+    """Synthetic Fig 16 sweep rows with common random numbers: instance i has the same level u_i
+    in every setting and for every method, plus small independent noise."""
+    rng = np.random.default_rng(seed)
+    level = rng.normal(0, 0.05, instances)
+    rows = []
+    for setting in SETTINGS:
+        for x in GRID:
+            noise = rng.normal(0, 0.005, (instances, len(EXPONENT)))
+            shares = {
+                f"share_{m}": np.clip(x ** exponent(m, setting) * (1 + level + noise[:, k]), 0, 1)
+                for k, m in enumerate(EXPONENT)
+            }
+            rows.append(
+                pd.DataFrame(
+                    {
+                        **setting,
+                        "iteration": np.arange(instances),
+                        "x": x,
+                        "d": setting["max_share"],
+                        "opt_queries": opt_queries,
+                        **shares,
+                    }
+                )
+            )
+    return pd.concat(rows, ignore_index=True)
+
+
+def tweaked(methods, change):
+    """paper_exponent with ``change(setting)`` added to the exponents of ``methods``."""
+    return lambda m, s: paper_exponent(m, s) + (change(s) if m in methods else 0.0)
+
+
+def test_inc6_fails_on_bestdensity_far_from_dp_and_on_shares_rising_with_max_share():
+    assert rules.inc6(paper_like(), BASE).verdict == REPRODUCED
+    # BestDensity at 0.1^0.1 ~ 80% of the optimum at the scarcest level: not close.
+    far = rules.inc6(paper_like(tweaked(("BestDensity",), lambda s: 0.1)), BASE)
+    assert far.verdict == NOT_REPRODUCED and "BestDensity close to DP at max share 3" in far.reason
+    rising = rules.inc6(paper_like(tweaked(("OC",), lambda s: -0.6 * (s["max_share"] == 6))), BASE)
+    assert rising.verdict == NOT_REPRODUCED and "OC grid share over max share" in rising.reason
+
+
+def test_inc6_fails_on_oc_better_than_bestdensity():
+    better = rules.inc6(paper_like(tweaked(("OC",), lambda s: -0.65)), BASE)
+    assert better.verdict == NOT_REPRODUCED and "fails: " in better.reason
+    assert "OC worst at max share 3" in better.reason.split("; holds:")[0]
+
+
+def test_inc6_is_partly_on_oc_level_with_bestdensity_at_one_level():
+    # OC's curve meets BestDensity's at x = 0.9 only: worst on the grid, not at every level.
+    runs = paper_like()
+    meet = (runs["max_share"] == 3) & (runs["x"] == 0.9)
+    runs.loc[meet, "share_OC"] = runs.loc[meet, "share_BestDensity"]
+    verdict = rules.inc6(runs, BASE)
+    assert verdict.verdict == PARTLY and "OC below BestDensity at every level" in verdict.reason
+
+
+def test_inc7_fails_on_oc_rising_with_skew():
+    assert rules.inc7(paper_like(), BASE).verdict == REPRODUCED
+    verdict = rules.inc7(paper_like(tweaked(("OC",), lambda s: -0.6 * (s["zipf_s"] == 0.5))), BASE)
+    assert verdict.verdict == NOT_REPRODUCED and "OC grid share over s" in verdict.reason
+
+
+def test_inc7_is_partly_on_bestdensity_falling_with_skew_at_the_smaller_cap():
+    against = tweaked(
+        ("BestDensity",), lambda s: 0.3 * (s["zipf_s"] == 0.5 and s["max_share"] == 3)
+    )
+    verdict = rules.inc7(paper_like(against), BASE)
+    assert verdict.verdict == PARTLY and "at max share 3: not significantly" in verdict.reason
+
+
+def test_inc8_fails_on_linear_priorities_raising_bestdensity_and_on_a_large_drop():
+    assert rules.inc8(paper_like(), BASE).verdict == REPRODUCED
+    raised = tweaked(("BestDensity",), lambda s: -0.3 * (s["priorities"] == "linear"))
+    verdict = rules.inc8(paper_like(raised), BASE)
+    assert verdict.verdict == NOT_REPRODUCED and "BestDensity grid share" in verdict.reason
+    steep = tweaked(("DP", "BestDensity"), lambda s: 1.5 * (s["priorities"] == "linear"))
+    verdict = rules.inc8(paper_like(steep), BASE)
+    assert verdict.verdict == PARTLY and "drop slight" in verdict.reason
+
+
+def test_inc9_fails_on_one_instance_below_the_bound():
+    runs = paper_like()
+    assert rules.inc9(runs).verdict == REPRODUCED
+    # d = 3: the bound is 1 - e^(-1/3) = 0.283 of the optimum.
+    below = runs.copy()
+    below.loc[7, "share_BestDensity"] = 0.25 * below.loc[7, "share_DP"]
+    verdict = rules.inc9(below)
+    assert verdict.verdict == NOT_REPRODUCED and "on 1 of" in verdict.reason
+
+
+def test_inc9_fails_on_printed_shortfalls_where_the_optimum_recovers_several_queries():
+    runs = paper_like(opt_queries=1)
+    runs.loc[3, "share_BestDensity_printed"] = 0.1 * runs.loc[3, "share_DP"]
+    assert rules.inc9(runs).verdict == REPRODUCED  # the gap the claim itself names
+    runs.loc[3, "opt_queries"] = 4
+    verdict = rules.inc9(runs)
+    assert verdict.verdict == PARTLY and "1 of 1 shortfalls" in verdict.reason
+
+
+def with_advantage(gap: dict) -> pd.DataFrame:
+    """paper_like rows where OC's share is BestDensity's minus gap[x] (noisy, paired)."""
+    runs = paper_like()
+    noise = np.random.default_rng(5).normal(0, 0.01, len(runs))
+    runs["share_OC"] = (runs["share_BestDensity"] - runs["x"].map(gap) + noise).clip(0, 1)
+    return runs
+
+
+SCARCE_LEADS = dict(
+    zip(GRID, [0.1, 0.15, 0.2, 0.2, 0.18, 0.12, 0.08, 0.05, 0.02, 0.0], strict=True)
+)
+
+
+def test_inc13_fails_on_an_advantage_growing_with_resources():
+    assert rules.inc13_resources(with_advantage(SCARCE_LEADS)).verdict == REPRODUCED
+    late = {x: gap for x, gap in zip(SCARCE_LEADS, sorted(SCARCE_LEADS.values()), strict=True)}
+    verdict = rules.inc13_resources(with_advantage(late))
+    assert verdict.verdict == NOT_REPRODUCED and "advantage larger when scarce" in verdict.reason
+
+
+def test_inc13_is_partly_on_an_advantage_peaking_just_above_scarce():
+    verdict = rules.inc13_resources(with_advantage({**SCARCE_LEADS, 0.6: 0.25}))
+    assert (
+        verdict.verdict == PARTLY and "largest mean advantage at a scarce level" in verdict.reason
+    )
+
+
+def test_inc13_costs_and_inc1_are_not_judged_from_data():
+    assert rules.inc13_costs().verdict == NOT_CHECKABLE
+    assert rules.inc1().verdict == INPUT
