@@ -5,8 +5,9 @@
     repro reports [--profile quick|full] [--only GLOB] [--master URL]
     repro clean
 
-Usage errors (unknown notebook, profile or parameter, malformed -p, no Java) print one line and
-exit 2; a notebook that fails exits 1 after the index records it.
+Usage errors (unknown notebook, profile or parameter, a -p value of the wrong type, malformed -p,
+no Java) print one line and exit 2 before any notebook runs; a notebook that fails exits 1 after
+the index records it. On a terminal, each running notebook's progress bars show on one line.
 """
 
 import argparse
@@ -61,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="override a notebook parameter (a Python literal, else a string)",
+        help="override a notebook parameter (a Python literal, else a string) with a value "
+        "of its default's type",
     )
     sub.add_parser("clean", help="remove generated reports, sweep results and generated data")
     return parser
@@ -73,7 +75,7 @@ def _list(notebooks: Path) -> int:
         for key, default in declared_parameters(resolve(name, notebooks)).items():
             quick = profile_parameters(name, "quick", notebooks / "profiles.toml").get(key)
             extra = f"   (quick: {quick!r})" if quick is not None else ""
-            print(f"    {key} = {default}{extra}")
+            print(f"    {key} = {' '.join(default.split())}{extra}")
     return 0
 
 
@@ -81,10 +83,11 @@ def _run_many(names: list[str], profile: str, overrides: dict, notebooks: Path) 
     from pipeline.index import build_index
 
     reports = paths.reports_dir()
+    terminal = sys.stdout if sys.stdout.isatty() else None  # no redraws in logs and pipes
     failed = 0
     for i, name in enumerate(names, 1):
         print(f"[{i}/{len(names)}] {name} ({profile}) ...", flush=True)
-        status = run_notebook(name, profile, overrides, notebooks_dir=notebooks)
+        status = run_notebook(name, profile, overrides, notebooks_dir=notebooks, progress=terminal)
         failed += status.status != "ok"
         tail = f": {status.error}" if status.error else ""
         print(f"[{i}/{len(names)}] {name}: {status.status} in {status.seconds} s{tail}", flush=True)

@@ -1,35 +1,115 @@
 """reports/index.html and reports/scorecard.csv, gathered from what the notebooks recorded.
 
-Reads reports/status/*.json (one per notebook run), reports/manifests/*.json (figures and tables)
-and reports/scorecard/*.csv (verdicts); writes the scorecard of all papers and a landing page
-with counts per paper, every notebook's HTML, figures and tables, and what failed and why.
+Reads reports/status/*.json (one per notebook run), reports/manifests/*.json (figures and tables),
+reports/scorecard/*.csv (verdicts) and the executed notebooks (to link each claim to the cell that
+judged it). Writes the scorecard of all papers and one static landing page, its stylesheet and
+filter script inline, so reports/ can be zipped and read offline. A reviewer asks which claims did
+not reproduce, why, and where the evidence is; the page answers in that order: the verdict legend
+and counts per paper, one row per claim with its reason and a link to the evidence (filterable by
+paper and verdict), the figures of each paper, then how the run went (time per notebook, Spark
+master, commit, package versions).
 """
 
 import html
 import json
+import platform
+import re
 import time
+from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
 from pipeline.files import write_text_atomic
-from pipeline.notebooks import load_statuses
-from pipeline.paper import CROSS_PAPER, PAPERS
-from pipeline.scorecard import COLUMNS, VERDICTS, summary
+from pipeline.notebooks import Status, load_statuses
+from pipeline.paper import CROSS_PAPER, PAPERS, claims
+from pipeline.scorecard import COLUMNS, LEGEND, VERDICTS, summary
 
+PACKAGES = (
+    "stream-ft-repro",
+    "numpy",
+    "scipy",
+    "pandas",
+    "sympy",
+    "statsmodels",
+    "pyspark",
+    "matplotlib",
+    "seaborn",
+    "papermill",
+    "nbconvert",
+    "django-static-mathjax",  # MathJax of the notebook pages
+)
+
+# One colour per verdict (background, text): green holds, amber partly, red fails; blue and
+# slate for what holds without being evidence; greys for inputs and what cannot be decided.
+_COLOURS = {
+    "reproduced": ("#d9f2df", "#14532d"),
+    "partly": ("#fdefc3", "#6b4405"),
+    "not reproduced": ("#fbd9d9", "#7f1d1d"),
+    "calibrated": ("#dfe5fb", "#1e3a8a"),
+    "by construction": ("#dcecf2", "#164e63"),
+    "input": ("#ececec", "#383838"),
+    "not checkable": ("#f1eaf6", "#5b2e6e"),
+}
 _STYLE = """
-body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;
-font-size:14px;vertical-align:top}th{background:#f3f3f3}.ok{color:#176f2c}.failed{color:#b00020}
-.reproduced{background:#e3f4e6}.partly{background:#fff4d6}.not-reproduced{background:#fde2e2}
-figure{display:inline-block;width:320px;margin:.5em;vertical-align:top}
-figure img{width:100%;border:1px solid #ddd}figcaption{font-size:13px}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2125;max-width:1300px;
+margin:0 auto;padding:1em 1.5em 3em}
+h1{font-size:1.55em;margin:.3em 0}h2{font-size:1.2em;margin:1.8em 0 .6em;padding-bottom:.2em;
+border-bottom:1px solid #d8dbe0}h3{font-size:1.05em;margin:1.2em 0 .4em}
+a{color:#0b57a4}.muted{color:#5f6670}.small{font-size:13px}
+table{border-collapse:collapse}th,td{border-bottom:1px solid #e3e5e8;padding:4px 8px;
+text-align:left;vertical-align:top;font-size:14px}th{background:#f4f5f7;position:sticky;top:0}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.v{display:inline-block;padding:0 .55em;border-radius:.8em;font-size:13px;white-space:nowrap;
+text-decoration:none}.zero{color:#b5b9bf}
+dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.25em 1em;margin:0}
+dl.legend dd{margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:1em;align-items:center;margin:.4em 0 .6em}
+#claim-table td.reason{min-width:22em;max-width:40em}#claim-table td.value{max-width:14em}
+#claim-table td.rule{max-width:18em}
+.failed{color:#b00020}.ok{color:#176f2c}
+.bar{display:inline-block;height:.7em;background:#4c78a8;vertical-align:middle;margin-right:.4em}
+figure{display:inline-block;width:300px;margin:.4em .8em .8em 0;vertical-align:top}
+figure img{width:100%;border:1px solid #d8dbe0;background:#fff}figcaption{font-size:13px}
 """
+_SCRIPT = """
+const rows = [...document.querySelectorAll('#claim-table tbody tr')];
+const byPaper = document.getElementById('f-paper');
+const byVerdict = document.getElementById('f-verdict');
+function filter() {
+  let shown = 0;
+  for (const r of rows) {
+    r.hidden = (byPaper.value && r.dataset.paper !== byPaper.value) ||
+               (byVerdict.value && r.dataset.verdict !== byVerdict.value);
+    shown += !r.hidden;
+  }
+  document.getElementById('shown').textContent = shown + ' of ' + rows.length + ' claims';
+}
+byPaper.onchange = byVerdict.onchange = filter;
+for (const a of document.querySelectorAll('a[data-filter]')) {  // the summary's counts
+  a.onclick = () => { byPaper.value = a.dataset.paper; byVerdict.value = a.dataset.verdict;
+                      filter(); };
+}
+filter();
+"""
+
+
+def verdict_class(verdict: str) -> str:
+    return "v v-" + verdict.replace(" ", "-")
+
+
+def stylesheet() -> str:
+    """The page's style: the layout above and one colour rule per verdict."""
+    rules = "".join(
+        f".v-{v.replace(' ', '-')}{{background:{_COLOURS[v][0]};color:{_COLOURS[v][1]}}}"
+        for v in VERDICTS
+    )
+    return _STYLE + rules + "\n"
 
 
 def gather_scorecard(reports: Path, notebooks: set[str]) -> pd.DataFrame:
     frames = [
-        pd.read_csv(f, dtype=str)
+        pd.read_csv(f, dtype=str, keep_default_na=False)
         for f in sorted((reports / "scorecard").glob("*.csv"))
         if f.stem in notebooks
     ]
@@ -47,50 +127,195 @@ def _e(value) -> str:
     return html.escape(str(value))
 
 
-def _section(paper: str, statuses, manifests, card: pd.DataFrame, counts: pd.DataFrame) -> str:
-    out = [f'<h2 id="{paper}">{_e(paper)}</h2>']
-    if paper in counts.index:
-        row = counts.loc[paper]
-        out.append("<p>" + ", ".join(f"{row[v]} {v}" for v in VERDICTS) + "</p>")
-    out.append(
-        "<table><tr><th>notebook</th><th>profile</th><th>status</th><th>seconds</th>"
-        "<th>error</th></tr>"
+def _source(cell: dict) -> str:
+    return "".join(cell.get("source", ""))
+
+
+def claim_anchors(executed: Path, claim_ids) -> dict[str, str]:
+    """Each claim's anchor in the notebook's HTML (nbconvert gives each cell ``id="cell-id=…"``):
+    the code cell that records it (names it in quotes and calls ``.record(`` or ``.compare(``),
+    else the first code cell naming it, else a markdown cell headed "Verdicts". A table cell's
+    claim ("multilevel_table1:U_opt@row0") is looked up by its table id too."""
+    try:
+        cells = json.loads(Path(executed).read_text(encoding="utf-8"))["cells"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    code = [c for c in cells if c["cell_type"] == "code"]
+    heading = re.compile(r"^#+\s.*\bverdicts\b", re.IGNORECASE | re.MULTILINE)
+    verdicts = [c for c in cells if c["cell_type"] == "markdown" and heading.search(_source(c))]
+    anchors = {}
+    for claim in claim_ids:
+        names = {claim, claim.split(":", 1)[0]}
+        naming = [
+            c for c in code if any(f'"{n}"' in _source(c) or f"'{n}'" in _source(c) for n in names)
+        ]
+        recording = [c for c in naming if re.search(r"\.(record|compare)\(", _source(c))]
+        found = (recording or naming or verdicts or [{}])[0]
+        if found.get("id"):
+            anchors[claim] = f"#cell-id={found['id']}"
+    return anchors
+
+
+def _legend() -> str:
+    items = "".join(
+        f'<dt><span class="{verdict_class(v)}">{_e(v)}</span></dt><dd>{_e(LEGEND[v])}</dd>'
+        for v in VERDICTS
     )
-    for s in statuses:
-        link = f'<a href="{_e(s.html)}">{_e(s.notebook)}</a>' if s.html else _e(s.notebook)
-        out.append(
-            f'<tr><td>{link}</td><td>{_e(s.profile)}</td><td class="{s.status}">'
-            f"{s.status}</td><td>{s.seconds}</td><td>{_e(s.error)}</td></tr>"
+    return f'<h2 id="legend">Verdicts</h2><dl class="legend">{items}</dl>'
+
+
+def _summary(card: pd.DataFrame) -> str:
+    if not len(card):
+        return "<h2>Summary by paper</h2><p class='muted'>No claim was judged in this run.</p>"
+    counts = summary(card)
+    counts.loc["all papers"] = counts.sum()
+    head = "".join(f'<th class="num">{_e(v)}</th>' for v in [*VERDICTS, "total"])
+    rows = []
+    for paper, row in counts.iterrows():
+        key = "" if paper == "all papers" else paper
+        cells = []
+        for v in VERDICTS:
+            n = int(row[v])
+            cells.append(
+                f'<td class="num"><a class="{verdict_class(v)}" href="#claims" data-filter '
+                f'data-paper="{_e(key)}" data-verdict="{_e(v)}">{n}</a></td>'
+                if n
+                else '<td class="num zero">0</td>'
+            )
+        name = f"<b>{_e(paper)}</b>" if not key else f'<a href="#figures-{_e(key)}">{_e(key)}</a>'
+        rows.append(
+            f"<tr><td>{name}</td>{''.join(cells)}"
+            f'<td class="num"><a href="#claims" data-filter data-paper="{_e(key)}" '
+            f'data-verdict="">{int(row["total"])}</a></td></tr>'
         )
-    out.append("</table>")
-    for s in statuses:
-        manifest = manifests.get(s.notebook, {})
-        if manifest.get("tables"):
-            links = ", ".join(
-                f'<a href="{_e(t["csv"])}">{_e(t["id"])}</a>' for t in manifest["tables"]
-            )
-            out.append(f"<p>Tables of {_e(s.notebook)}: {links}</p>")
-        for fig in manifest.get("figures", []):
-            out.append(
-                f'<figure><a href="{_e(fig["svg"])}"><img src="{_e(fig["png"])}" '
-                f'alt="{_e(fig["id"])}"></a><figcaption>{_e(fig["caption"])}</figcaption></figure>'
-            )
-    rows = card[card["paper"] == paper]
-    if len(rows):
-        out.append(
-            "<h3>Scorecard</h3><table><tr>"
-            + "".join(f"<th>{c}</th>" for c in COLUMNS[2:])
-            + "</tr>"
+    return (
+        '<h2 id="summary">Summary by paper</h2><p class="muted small">A count shows its claims '
+        f"below.</p><table><tr><th>paper</th>{head}</tr>{''.join(rows)}</table>"
+    )
+
+
+def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> str:
+    statements = claims()["claim"].to_dict()
+    anchors: dict[str, dict[str, str]] = {}
+    for name, group in card.groupby("notebook"):
+        status = statuses.get(name)
+        if status is not None and status.html:
+            executed = (reports / status.html).with_suffix(".ipynb")
+            anchors[name] = claim_anchors(executed, group["claim"])
+    rows = []
+    for r in card.itertuples(index=False):
+        statement = statements.get(r.claim.split(":", 1)[0], "")
+        status = statuses.get(r.notebook)
+        if status is not None and status.html:
+            href = status.html + anchors.get(r.notebook, {}).get(r.claim, "")
+            evidence = f'<a href="{_e(href)}">{_e(r.notebook)}</a>'
+        else:
+            evidence = _e(r.notebook)
+        rows.append(
+            f'<tr data-paper="{_e(r.paper)}" data-verdict="{_e(r.verdict)}">'
+            f"<td>{_e(r.paper)}</td>"
+            f'<td><b>{_e(r.claim)}</b><div class="small muted">{_e(statement)}</div></td>'
+            f'<td class="value">{_e(r.paper_value)}</td>'
+            f'<td class="value">{_e(r.reproduced_value)}</td>'
+            f'<td class="rule">{_e(r.tolerance)}</td>'
+            f'<td><span class="{verdict_class(r.verdict)}">{_e(r.verdict)}</span></td>'
+            f'<td class="reason">{_e(r.reason)}</td><td>{evidence}</td></tr>'
         )
-        for _, r in rows.iterrows():
-            cls = r["verdict"].replace(" ", "-")
-            out.append(
-                f'<tr class="{cls}">'
-                + "".join(f"<td>{_e(r[c])}</td>" for c in COLUMNS[2:])
-                + "</tr>"
+    papers = "".join(f'<option value="{_e(p)}">{_e(p)}</option>' for p in sorted(set(card.paper)))
+    verdicts = "".join(f'<option value="{_e(v)}">{_e(v)}</option>' for v in VERDICTS)
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "paper",
+            "claim",
+            "printed",
+            "reproduced",
+            "rule",
+            "verdict",
+            "reason",
+            "evidence",
+        )
+    )
+    return (
+        '<h2 id="claims">Claims</h2><div class="filters">'
+        f'<label>paper <select id="f-paper"><option value="">all</option>{papers}</select></label>'
+        f'<label>verdict <select id="f-verdict"><option value="">all</option>{verdicts}</select>'
+        '</label><span id="shown" class="muted"></span></div>'
+        f'<table id="claim-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+        "</table>"
+        '<p class="small muted">The evidence link opens the notebook at the cell that judged the '
+        'claim. All rows: <a href="scorecard.csv">scorecard.csv</a>.</p>'
+    )
+
+
+def _figures(statuses: list[Status], manifests: dict[str, dict]) -> str:
+    out = ['<h2 id="figures">Figures and tables</h2>']
+    for paper in (*PAPERS, CROSS_PAPER):
+        mine = [s for s in statuses if s.paper == paper]
+        if not mine:
+            continue
+        out.append(f'<h3 id="figures-{_e(paper)}">{_e(paper)}</h3>')
+        for s in mine:
+            manifest = manifests.get(s.notebook, {})
+            link = f'<a href="{_e(s.html)}">{_e(s.notebook)}</a>' if s.html else _e(s.notebook)
+            tables = ", ".join(
+                f'<a href="{_e(t["csv"])}">{_e(t["id"])}</a>' for t in manifest.get("tables", [])
             )
-        out.append("</table>")
+            out.append(f"<p>{link}" + (f" · tables: {tables}" if tables else "") + "</p>")
+            for fig in manifest.get("figures", []):
+                out.append(
+                    f'<figure><a href="{_e(fig["png"])}"><img src="{_e(fig["png"])}" '
+                    f'alt="{_e(fig["id"])}" loading="lazy"></a><figcaption>{_e(fig["caption"])} '
+                    f'<span class="muted">(<a href="{_e(fig["png"])}">PNG</a>, '
+                    f'<a href="{_e(fig["svg"])}">SVG</a>)</span></figcaption></figure>'
+                )
     return "\n".join(out)
+
+
+def _versions() -> str:
+    found = []
+    for name in PACKAGES:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return ", ".join([f"Python {platform.python_version()}", *found])
+
+
+def _run(statuses: list[Status]) -> str:
+    total = sum(s.seconds for s in statuses)
+    rows = []
+    for s in sorted(statuses, key=lambda s: -s.seconds):
+        share = s.seconds / total if total else 0.0
+        link = f'<a href="{_e(s.html)}">{_e(s.notebook)}</a>' if s.html else _e(s.notebook)
+        rows.append(
+            f"<tr><td>{link}</td><td>{_e(s.paper)}</td><td>{_e(s.profile)}</td>"
+            f'<td class="{_e(s.status)}">{_e(s.status)}</td><td class="num">{s.seconds:.1f}</td>'
+            f'<td><span class="bar" style="width:{100 * share:.0f}px"></span>{share:.0%}</td>'
+            f'<td class="small">{_e(s.finished)}</td><td class="small">{_e(s.error)}</td></tr>'
+        )
+
+    def distinct(values) -> str:
+        return ", ".join(sorted({v for v in values if v})) or "unknown"
+
+    commits = distinct(s.commit for s in statuses)
+    facts = {
+        "profile": distinct(s.profile for s in statuses),
+        "notebook time": f"{total:.0f} s ({total / 60:.1f} min) over {len(statuses)} notebooks",
+        "Spark master": distinct(s.master for s in statuses),
+        "commit": commits + (" (+: with uncommitted changes)" if "+" in commits else ""),
+        "packages": _versions(),
+        "index built": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    return (
+        '<h2 id="run">Run</h2><dl class="legend">'
+        + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in facts.items())
+        + '</dl><table style="margin-top:.8em"><tr><th>notebook</th><th>paper</th>'
+        '<th>profile</th><th>status</th><th class="num">seconds</th><th>share</th>'
+        f"<th>finished</th><th>error</th></tr>{''.join(rows)}"
+        f'<tr><td><b>total</b></td><td></td><td></td><td></td><td class="num"><b>{total:.1f}'
+        "</b></td><td>100%</td><td></td><td></td></tr></table>"
+    )
 
 
 def build_index(reports: Path) -> tuple[Path, pd.DataFrame]:
@@ -99,39 +324,35 @@ def build_index(reports: Path) -> tuple[Path, pd.DataFrame]:
     statuses = load_statuses(reports)
     card = gather_scorecard(reports, {s.notebook for s in statuses})
     write_text_atomic(reports / "scorecard.csv", card.to_csv(index=False))
-    counts = summary(card) if len(card) else pd.DataFrame(columns=[*VERDICTS, "total"])
-    manifests = _manifests(reports)
     failed = [s for s in statuses if s.status != "ok"]
     parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>Reproduction report</title>"
-        f"<style>{_STYLE}</style></head><body><h1>Fault tolerance in stream processing: "
-        f"reproduction report</h1><p>Built {time.strftime('%Y-%m-%d %H:%M')}; "
-        f"{len(statuses)} notebooks, {len(failed)} failed. "
-        f'<a href="scorecard.csv">scorecard.csv</a></p>'
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>Reproduction report</title><style>{stylesheet()}</style></head><body>"
+        "<h1>Fault tolerance in stream processing: reproduction report</h1>"
+        f'<p class="muted">{len(statuses)} notebooks, {len(failed)} failed, {len(card)} claims '
+        'judged. <a href="#claims">Claims</a> · <a href="#figures">Figures</a> · '
+        '<a href="#run">Run</a> · <a href="scorecard.csv">scorecard.csv</a></p>'
     ]
     if failed:
         parts.append(
             '<h2 class="failed">Failed notebooks</h2><ul>'
-            + "".join(f"<li><b>{_e(s.notebook)}</b>: {_e(s.error)}</li>" for s in failed)
+            + "".join(
+                f'<li><b><a href="{_e(s.html)}">{_e(s.notebook)}</a></b>: {_e(s.error)}</li>'
+                if s.html
+                else f"<li><b>{_e(s.notebook)}</b>: {_e(s.error)}</li>"
+                for s in failed
+            )
             + "</ul>"
         )
-    parts.append(
-        "<h2>Scorecard by paper</h2><table><tr><th>paper</th>"
-        + "".join(f"<th>{v}</th>" for v in [*VERDICTS, "total"])
-        + "</tr>"
-    )
-    for paper in counts.index:
-        parts.append(
-            f'<tr><td><a href="#{paper}">{_e(paper)}</a></td>'
-            + "".join(f"<td>{counts.loc[paper, v]}</td>" for v in [*VERDICTS, "total"])
-            + "</tr>"
-        )
-    parts.append("</table>")
-    for paper in (*PAPERS, CROSS_PAPER):
-        mine = [s for s in statuses if s.paper == paper]
-        if mine:
-            parts.append(_section(paper, mine, manifests, card, counts))
-    parts.append("</body></html>")
+    parts += [
+        _legend(),
+        _summary(card),
+        _claims(card, {s.notebook: s for s in statuses}, reports),
+        _figures(statuses, _manifests(reports)),
+        _run(statuses),
+        f"<script>{_SCRIPT}</script></body></html>",
+    ]
     index = reports / "index.html"
     write_text_atomic(index, "\n".join(parts))
     return index, card

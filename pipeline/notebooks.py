@@ -9,7 +9,8 @@ scale (the ``full`` profile). ``notebooks/profiles.toml`` holds the overrides of
 A run executes the notebook with the profile's values and the user's ``-p`` overrides, writes
 the executed notebook and its HTML to reports/<paper>/, and a status record to
 reports/status/<notebook>.json that the index reads. A failing notebook is recorded, with its
-error, and never stops the others.
+error, and never stops the others. Parameter values are checked against the type of the cell's
+defaults (pipeline.parameters) before any kernel starts.
 """
 
 import ast
@@ -18,17 +19,23 @@ import json
 import logging
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from pipeline import paths
+from pipeline.export import export_html
 from pipeline.files import write_text_atomic
 from pipeline.paper import paper_of
+from pipeline.parameters import mismatch
+from pipeline.progress import ProgressLine
 from pipeline.report import clear_outputs
+from pipeline.spark import master_url
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +59,8 @@ class Status:
     seconds: float = 0.0
     html: str = ""
     finished: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S"))
+    master: str = ""  # Spark master URL the notebook's sweeps used
+    commit: str = ""  # git commit of the code, "+" when the work tree had changes
 
 
 def available(notebooks_dir: Path = paths.NOTEBOOKS) -> list[str]:
@@ -65,12 +74,25 @@ def resolve(name: str, notebooks_dir: Path = paths.NOTEBOOKS) -> Path:
     return file
 
 
-def declared_parameters(notebook: Path) -> dict:
-    """Names and default values of the notebook's ``parameters`` cell."""
-    import papermill
-
-    found = papermill.inspect_notebook(str(notebook))
-    return {name: info["default"] for name, info in found.items()}
+def declared_parameters(notebook: Path) -> dict[str, str]:
+    """Names and default values (source text) of the assignments in the notebook's cell tagged
+    ``parameters``. Read with ``ast``, not papermill, so that a usage error is reported before
+    the (slow) import of the notebook machinery."""
+    for cell in json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] == "code" and "parameters" in cell["metadata"].get("tags", []):
+            source = "".join(cell["source"])
+            try:
+                body = ast.parse(source).body
+            except SyntaxError as exc:
+                raise UsageError(f"{notebook.name}: parameters cell: {exc}") from None
+            return {
+                target.id: ast.get_source_segment(source, node.value)
+                for node in body
+                if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(target, ast.Name)
+            }
+    return {}
 
 
 def parse_assignment(text: str) -> tuple[str, object]:
@@ -98,17 +120,21 @@ def profile_parameters(name: str, profile: str, profiles_file: Path) -> dict:
 def parameters_for(
     name: str, profile: str, overrides: dict, notebooks_dir: Path = paths.NOTEBOOKS
 ) -> dict:
-    """The profile's values then the overrides, each checked against the notebook's cell."""
+    """The profile's values then the overrides, each checked against the notebook's cell:
+    its name, and the type and shape of its default."""
     notebook = resolve(name, notebooks_dir)
-    params = {
-        **profile_parameters(name, profile, Path(notebooks_dir) / "profiles.toml"),
-        **overrides,
-    }
+    from_profile = profile_parameters(name, profile, Path(notebooks_dir) / "profiles.toml")
+    params = {**from_profile, **overrides}
     declared = declared_parameters(notebook)
     unknown = sorted(set(params) - set(declared))
     if unknown:
         allowed = ", ".join(sorted(declared)) or "none"
         raise UsageError(f"{name} has no parameter {', '.join(unknown)} (parameters: {allowed})")
+    for key, value in params.items():
+        problem = mismatch(key, value, declared[key])
+        if problem:
+            where = "" if key in overrides else f" (profiles.toml [{name}.{profile}])"
+            raise UsageError(f"{name}: {problem}{where}")
     return params
 
 
@@ -153,11 +179,23 @@ def _one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def export_html(executed: Path, html: Path) -> None:
-    from nbconvert import HTMLExporter
-
-    body, _ = HTMLExporter().from_filename(str(executed))
-    write_text_atomic(html, body)
+def git_commit() -> str:
+    """Short commit of the project's work tree, "+" if it has uncommitted changes; "" if none."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=paths.ROOT, capture_output=True, text=True
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=paths.ROOT,
+            capture_output=True,
+            text=True,
+        )
+    except OSError:  # no git
+        return ""
+    if head.returncode != 0:
+        return ""
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 def run_notebook(
@@ -168,8 +206,12 @@ def run_notebook(
     notebooks_dir: Path = paths.NOTEBOOKS,
     reports_dir: Path | None = None,
     results_dir: Path | None = None,
+    progress: TextIO | None = None,
 ) -> Status:
-    """Execute one notebook; never raises for a failure inside the notebook (see Status)."""
+    """Execute one notebook; never raises for a failure inside the notebook (see Status).
+
+    ``progress``: a terminal to show the notebook's progress bars on while it runs.
+    """
     import papermill
 
     params = parameters_for(name, profile, overrides or {}, notebooks_dir)
@@ -179,7 +221,8 @@ def run_notebook(
     out_dir.mkdir(parents=True, exist_ok=True)
     executed, html = out_dir / f"{name}.ipynb", out_dir / f"{name}.html"
     clear_outputs(reports, name)
-    status = Status(name, paper, profile, params, "ok")
+    status = Status(name, paper, profile, params, "ok", master=master_url(), commit=git_commit())
+    line = ProgressLine(name, progress) if progress is not None else None
     began = time.perf_counter()
     with _kernel_environment(reports, results_dir):
         try:
@@ -190,6 +233,7 @@ def run_notebook(
                 kernel_name=KERNEL_NAME,
                 cwd=str(notebooks_dir),
                 progress_bar=False,
+                stderr_file=line,
             )
         except papermill.PapermillExecutionError as exc:
             status.status = "failed"
@@ -197,10 +241,13 @@ def run_notebook(
         except Exception as exc:  # kernel died, timeout, bad notebook: recorded, not raised
             status.status = "failed"
             status.error = _one_line(f"{type(exc).__name__}: {exc}")
+        finally:
+            if line is not None:
+                line.close()
     status.seconds = round(time.perf_counter() - began, 1)
     if executed.exists():
         try:
-            export_html(executed, html)
+            export_html(executed, html, reports)
             status.html = str(html.relative_to(reports))
         except Exception as exc:
             log.warning("HTML export of %s failed: %s", name, exc)

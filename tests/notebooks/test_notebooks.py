@@ -6,6 +6,7 @@ import pytest
 
 from pipeline import paths
 from pipeline.notebooks import available, run_notebook
+from tests.pipeline.test_reports import REMOTE_ASSET
 
 pytestmark = pytest.mark.notebook
 
@@ -24,3 +25,6 @@ def test_notebook_runs_in_quick_profile(name, tmp_path, monkeypatch):
         or manifest["tables"]
         or (tmp_path / "reports" / "scorecard" / f"{name}.csv").exists()
     )
+    # Its page reads offline: no script, style, image or font from another host.
+    page = (tmp_path / "reports" / status.html).read_text()
+    assert not REMOTE_ASSET.search(page), REMOTE_ASSET.search(page)[0]

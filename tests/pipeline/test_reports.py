@@ -1,17 +1,40 @@
 """Notebook runner and report builder, on the fixture notebooks under fixtures/notebooks/."""
 
+import contextlib
+import importlib.resources
+import io
 import json
+import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
-from pipeline import paths
+from pipeline import cli, paths
 from pipeline.cli import main
-from pipeline.notebooks import UsageError, parameters_for, parse_assignment
+from pipeline.export import mathjax_dir
+from pipeline.index import claim_anchors, stylesheet
+from pipeline.notebooks import Status, UsageError, parameters_for, parse_assignment
+from pipeline.scorecard import LEGEND, VERDICTS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
 pytestmark = pytest.mark.notebook
+
+# An asset fetched from another host: a script, stylesheet, image or font by src/href, a CSS
+# @import or url(), or a JavaScript module import. Links to papers (<a href>) are not assets.
+REMOTE_ASSET = re.compile(
+    r"<(?:script|link|img|source|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//"
+    r"|@import\s+(?:url\()?[\"']?(?:https?:)?//"
+    r"|url\(\s*[\"']?(?:https?:)?//"
+    r"|import\(\s*[\"'](?:https?:)?//",
+    re.IGNORECASE,
+)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
 
 
 @pytest.fixture
@@ -21,11 +44,28 @@ def reports(tmp_path, monkeypatch):
     return tmp_path / "reports"
 
 
-def test_reports_records_failure_and_finishes_the_rest(reports, capsys):
-    code = main(["reports", "--notebooks", str(FIXTURES), "--profile", "quick"])
-    assert code == 1  # one notebook failed
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """`repro reports --profile quick` over the fixtures, run once, on a (fake) terminal."""
+    root = tmp_path_factory.mktemp("quick")
+    terminal = _Terminal()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(terminal):
+        mp.setenv(paths.REPORTS_ENV, str(root / "reports"))
+        mp.setenv(paths.RESULTS_ENV, str(root / "results"))
+        code = main(["reports", "--notebooks", str(FIXTURES), "--profile", "quick"])
+    reports = root / "reports"
+    return SimpleNamespace(
+        code=code,
+        reports=reports,
+        out=terminal.getvalue(),
+        index=(reports / "index.html").read_text(),
+    )
 
-    index = (reports / "index.html").read_text()
+
+def test_reports_records_failure_and_finishes_the_rest(quick):
+    reports, index = quick.reports, quick.index
+    assert quick.code == 1  # one notebook failed
+
     assert "Failed notebooks" in index
     assert "khaos_fixture_fails" in index and "deliberate failure x=1" in index
     status = json.loads((reports / "status" / "khaos_fixture_fails.json").read_text())
@@ -34,7 +74,7 @@ def test_reports_records_failure_and_finishes_the_rest(reports, capsys):
     assert (reports / "khaos" / "khaos_fixture_fails.html").exists()
     assert 'href="khaos/khaos_fixture_fails.html"' in index
 
-    # The other notebook ran in the quick profile, with its figure, table and verdicts.
+    # The other notebooks ran in the quick profile, with their figure, table and verdicts.
     ok = json.loads((reports / "status" / "multilevel_fixture_ok.json").read_text())
     assert ok["status"] == "ok" and ok["parameters"] == {"value": 0.8, "label": "quick"}
     assert (reports / "multilevel" / "multilevel_fixture_ok.html").exists()
@@ -49,7 +89,158 @@ def test_reports_records_failure_and_finishes_the_rest(reports, capsys):
     assert card.loc["ML1", "verdict"] == "not reproduced"  # 0.8 vs 0.8206 at atol 5e-5
     assert card.loc["ML3", "verdict"] == "partly"
     assert "value above 1" in card.loc["ML3", "reason"]
-    assert "index:" in capsys.readouterr().out
+    assert "index:" in quick.out
+
+
+def test_no_produced_page_fetches_from_another_host(quick):
+    pages = sorted(quick.reports.rglob("*.html"))
+    assert len(pages) == 4  # index and the three notebooks
+    for page in pages:
+        text = page.read_text()
+        assert not REMOTE_ASSET.search(text), f"{page.name}: {REMOTE_ASSET.search(text)[0]}"
+    # The pattern does catch what nbconvert's stock template would write.
+    for remote in (
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js">',
+        "<link rel=stylesheet href='//fonts.googleapis.com/css?family=Roboto'>",
+        '@import url("https://fonts.googleapis.com/css2?family=Inter");',
+        "src: url(https://example.org/font.woff2)",
+        'const m = (await import("https://cdnjs.cloudflare.com/mermaid.esm.min.mjs"))',
+    ):
+        assert REMOTE_ASSET.search(remote), remote
+    assert not REMOTE_ASSET.search('<a href="https://doi.org/10.1109/ICDE.2016.7498295">')
+
+
+def test_notebook_math_is_typeset_by_the_local_mathjax(quick):
+    page = quick.reports / "multilevel" / "multilevel_fixture_math.html"
+    text = page.read_text()
+    # The TeX reaches the page as MathJax reads it: SymPy's output and the markdown's math.
+    assert r"$\displaystyle \frac{1}{\lambda}$" in text
+    assert r"\sum_{i=1}^{L} p_i c_i" in text
+    scripts = re.findall(r'<script[^>]*\bsrc="([^"]+)"', text)
+    assert scripts == ["../assets/mathjax/tex-svg-full.js"]
+    script = (page.parent / scripts[0]).resolve()
+    assert script == (mathjax_dir(quick.reports) / "tex-svg-full.js").resolve()
+    # MathJax 3's single-file TeX-to-SVG component, from the installed package.
+    shipped = (
+        importlib.resources.files("mathjax") / "static" / "mathjax" / "es5" / "tex-svg-full.js"
+    )
+    assert script.read_bytes() == shipped.read_bytes()
+    assert (mathjax_dir(quick.reports) / "LICENSE").exists()
+
+
+def test_notebook_page_shows_a_progress_bar_in_its_last_state_only(quick):
+    page = (quick.reports / "multilevel" / "multilevel_fixture_math.html").read_text()
+    assert page.count("fixture sweep: 100%") == 1
+    assert "| 1/3 [" not in page and "| 2/3 [" not in page  # the redraws, collapsed
+
+
+def test_running_notebook_shows_its_progress_on_a_terminal(quick):
+    # The fixture's tqdm bar, redrawn in place on one line while the notebook runs, then erased.
+    draws = re.findall(r"\r\x1b\[K([^\r\n]*)", quick.out)
+    bars = [d for d in draws if "fixture sweep" in d]
+    assert bars[-1].startswith("  multilevel_fixture_math · fixture sweep: 3/3 done")
+    assert "elapsed, ETA" in bars[-1]
+    assert any("1/3 done" in b for b in bars)
+    assert "\r\x1b[K[2/3] multilevel_fixture_math: ok" in quick.out  # erased for the next line
+
+
+def test_progress_is_quiet_when_stdout_is_not_a_terminal(reports, monkeypatch, capsys):
+    seen = []
+
+    def fake_run(name, profile, overrides, *, notebooks_dir, progress):
+        seen.append(progress)
+        return Status(name, "multilevel", profile, {}, "ok")
+
+    monkeypatch.setattr(cli, "run_notebook", fake_run)
+    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
+    assert seen == [None]
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stdout", terminal)
+    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
+    assert seen[1] is terminal
+
+
+def test_landing_page_leads_with_legend_summary_and_filterable_claims(quick):
+    index = quick.index
+    # The legend states every verdict, and each verdict has a colour of its own.
+    legend = index[index.index('id="legend"') : index.index('id="summary"')]
+    for verdict in VERDICTS:
+        assert f'class="v v-{verdict.replace(" ", "-")}"' in legend
+        assert LEGEND[verdict].replace("'", "&#x27;") in legend
+        assert f".v-{verdict.replace(' ', '-')}{{background:" in stylesheet()
+    # Legend, summary, claims, figures, run: in that order.
+    order = [index.index(f'id="{part}"') for part in ("legend", "summary", "claims", "figures")]
+    assert order == sorted(order) and index.index('id="run"') > order[-1]
+    # The summary counts per paper link to the claims they count.
+    assert 'data-filter data-paper="multilevel" data-verdict="not reproduced">1</a>' in index
+    assert 'data-filter data-paper="multilevel" data-verdict="partly">1</a>' in index
+    # One row per claim, with the data the filter reads, its statement, values, rule and reason.
+    rows = re.findall(r'<tr data-paper="([^"]+)" data-verdict="([^"]+)">(.*?)</tr>', index)
+    assert [(p, v) for p, v, _ in rows] == [
+        ("multilevel", "not reproduced"),
+        ("multilevel", "partly"),
+    ]
+    ml1 = rows[0][2]
+    assert "<b>ML1</b>" in ml1 and "0.8206" in ml1 and "|diff| &lt;= 5e-05" in ml1
+    assert "fails: ML1 0.8 against printed 0.8206" in ml1
+    # Its evidence link opens the executed notebook at the cell that recorded it.
+    executed = json.loads(
+        (quick.reports / "multilevel" / "multilevel_fixture_ok.ipynb").read_text()
+    )
+    recording = next(c for c in executed["cells"] if 'rep.compare("ML1"' in "".join(c["source"]))
+    link = f'href="multilevel/multilevel_fixture_ok.html#cell-id={recording["id"]}"'
+    assert link in ml1
+    page = (quick.reports / "multilevel" / "multilevel_fixture_ok.html").read_text()
+    assert f'id="cell-id={recording["id"]}"' in page
+    # The filter: a select per paper and verdict, and the few lines of script that apply them.
+    assert '<select id="f-paper"><option value="">all</option><option value="multilevel">' in index
+    assert all(f'<option value="{v}">' in index for v in VERDICTS)
+    assert "byPaper.onchange = byVerdict.onchange = filter;" in index
+
+
+def test_landing_page_shows_figures_and_how_the_run_went(quick):
+    index = quick.index
+    figures = index[index.index('id="figures"') : index.index('id="run"')]
+    assert (
+        '<a href="multilevel/figures/fixture_fig.png"><img src="multilevel/figures/fixture_fig.png"'
+        in figures
+    )
+    assert '<a href="multilevel/figures/fixture_fig.svg">SVG</a>' in figures
+    assert '<a href="tables/multilevel_section4_3.csv">multilevel_section4_3</a>' in figures
+    run = index[index.index('id="run"') :]
+    statuses = [json.loads(f.read_text()) for f in (quick.reports / "status").glob("*.json")]
+    total = sum(s["seconds"] for s in statuses)
+    assert f"<b>{total:.1f}</b>" in run
+    for s in statuses:
+        assert f'<td class="num">{s["seconds"]:.1f}</td>' in run
+        assert s["master"] == "local[*]" and s["commit"]
+    assert "<dt>profile</dt><dd>quick</dd>" in run
+    assert "<dt>Spark master</dt><dd>local[*]</dd>" in run
+    assert statuses[0]["commit"] in run
+    assert re.search(r"pyspark \d+\.\d+", run) and re.search(r"nbconvert \d+\.\d+", run)
+
+
+def test_claim_anchor_prefers_the_recording_cell(tmp_path):
+    cells = [
+        {"cell_type": "markdown", "id": "head", "source": ["## Verdicts"]},
+        {"cell_type": "code", "id": "mention", "source": ['# ML1 first: "ML1"']},
+        {
+            "cell_type": "code",
+            "id": "rec",
+            "source": ['for c in ("ML1", "ML2"):\n', "  rep.record(c, v)"],
+        },
+        {"cell_type": "code", "id": "tab", "source": ['rep.table(t, "multilevel_table1")']},
+    ]
+    executed = tmp_path / "nb.ipynb"
+    executed.write_text(json.dumps({"cells": cells}))
+    anchors = claim_anchors(executed, ["ML1", "ML2", "multilevel_table1:U_opt@row0", "ML9"])
+    assert anchors == {
+        "ML1": "#cell-id=rec",
+        "ML2": "#cell-id=rec",
+        "multilevel_table1:U_opt@row0": "#cell-id=tab",
+        "ML9": "#cell-id=head",  # named nowhere: the Verdicts heading
+    }
+    assert claim_anchors(tmp_path / "missing.ipynb", ["ML1"]) == {}
 
 
 def test_run_with_parameter_override_reproduces(reports):
@@ -71,14 +262,17 @@ def test_run_with_parameter_override_reproduces(reports):
     assert float(card.loc["ML1", "reproduced_value"]) == pytest.approx(0.8206)
 
 
-def test_stale_verdicts_of_a_failed_rerun_are_dropped(reports):
+def test_stale_verdicts_of_a_failed_rerun_are_dropped(reports, tmp_path):
     assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
     assert len(pd.read_csv(reports / "scorecard.csv")) == 2
-    # value=None breaks the figure cell before any verdict is recorded.
-    assert (
-        main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES), "-p", "value=None"])
-        == 1
-    )
+    # The same notebook, now failing in its first cell, before any verdict is recorded.
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    notebook = json.loads((FIXTURES / "multilevel_fixture_ok.ipynb").read_text())
+    code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    code[1]["source"] = ['raise ValueError("fails before any verdict")\n', *code[1]["source"]]
+    (broken / "multilevel_fixture_ok.ipynb").write_text(json.dumps(notebook))
+    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(broken)]) == 1
     assert len(pd.read_csv(reports / "scorecard.csv")) == 0
 
 
@@ -90,6 +284,9 @@ def test_stale_verdicts_of_a_failed_rerun_are_dropped(reports):
         (["run", "multilevel_fixture_ok", "-p", "novalue"], "malformed parameter 'novalue'"),
         (["run", "multilevel_fixture_ok", "-p", "1x=2"], "malformed parameter '1x=2'"),
         (["run", "multilevel_fixture_ok", "-p", "nope=1"], "has no parameter nope"),
+        (["run", "multilevel_fixture_ok", "-p", "value=fast"], "value expects a float"),
+        (["run", "khaos_fixture_fails", "-p", "x=1.5"], "x expects an int like 1; got 1.5"),
+        (["run", "multilevel_fixture_ok", "-p", "label=5"], "label expects a str"),
         (["reports", "--only", "zzz*"], "no notebook matches"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
     ],
@@ -121,3 +318,6 @@ def test_profile_values_are_checked_against_the_parameters_cell(tmp_path):
     with pytest.raises(UsageError, match="has no parameter valu"):
         parameters_for("multilevel_x", "quick", {}, tmp_path)
     assert parameters_for("multilevel_x", "full", {"value": 2}, tmp_path) == {"value": 2}
+    (tmp_path / "profiles.toml").write_text('[multilevel_x.quick]\nvalue = "high"\n')
+    with pytest.raises(UsageError, match=r"value expects a float.*profiles.toml \[multilevel_x"):
+        parameters_for("multilevel_x", "quick", {}, tmp_path)

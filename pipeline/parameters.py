@@ -1,0 +1,79 @@
+"""A notebook parameter's value against the type and shape of its ``parameters``-cell default.
+
+Checked before any kernel starts, so ``-p n_values=banana`` is refused at once with the parameter
+and the type it expects, instead of failing in a cell later. Only type and shape are checked: an
+int, a float (an int is accepted), a str, a bool, a list whose elements have the default's
+element type, a dict with the default's keys. Ranges stay with the packages' own validation.
+A default that is not a Python literal (``np.inf``, ``2 * 60``) or is ``None`` accepts anything.
+"""
+
+import ast
+
+_NUMBER = (int, float)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, _NUMBER) and not isinstance(value, bool)
+
+
+def _element(items) -> object | None:
+    """A prototype of the elements of a default list; None when empty or mixed."""
+    if items and all(_is_number(v) for v in items):
+        return 0.0 if any(isinstance(v, float) for v in items) else 0
+    if items and len({describe(v) for v in items}) == 1:
+        return items[0]
+    return None
+
+
+def describe(proto) -> str:
+    """The type of ``proto`` as a user reads it: ``int``, ``list of float``, ``dict {n: int}``."""
+    if isinstance(proto, bool):
+        return "bool"
+    if isinstance(proto, int | float | str):
+        return type(proto).__name__
+    if isinstance(proto, list | tuple):
+        element = _element(proto)
+        return "list" if element is None else f"list of {describe(element)}"
+    if isinstance(proto, dict):
+        return "dict {" + ", ".join(f"{k}: {describe(v)}" for k, v in proto.items()) + "}"
+    return type(proto).__name__
+
+
+def conforms(value, proto) -> bool:
+    if proto is None:
+        return True
+    if isinstance(proto, bool):
+        return isinstance(value, bool)
+    if isinstance(proto, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(proto, float):
+        return _is_number(value)
+    if isinstance(proto, str):
+        return isinstance(value, str)
+    if isinstance(proto, list | tuple):
+        element = _element(proto)
+        return isinstance(value, list | tuple) and (
+            element is None or all(conforms(v, element) for v in value)
+        )
+    if isinstance(proto, dict):
+        return (
+            isinstance(value, dict)
+            and set(value) == set(proto)
+            and all(conforms(value[k], proto[k]) for k in proto)
+        )
+    return True
+
+
+def mismatch(key: str, value, default_source: str) -> str | None:
+    """One line saying how ``value`` fails the default's type (source text), or None if it fits."""
+    try:
+        proto = ast.literal_eval(default_source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if conforms(value, proto):
+        return None
+    kind = describe(proto)
+    article = "an" if kind[0] in "aeiou" else "a"
+    example = repr(proto)
+    shown = f" like {example}" if len(example) <= 60 else ""
+    return f"parameter {key} expects {article} {kind}{shown}; got {value!r}"
