@@ -156,6 +156,7 @@ class Trend:
     overall: tuple[float, float, float]  # mean, CI of y(last) - y(first), paired
     steps: tuple  # ((mean, lo, hi), ...) of y(v_k+1) - y(v_k), paired
     direction: int
+    without_data: tuple = ()  # values of the line where y is missing for every pair (left out)
 
     @property
     def holds(self) -> bool:
@@ -178,16 +179,21 @@ class Trend:
 
     def text(self, digits: int = 3) -> str:
         head = " → ".join(f"{m:.{digits}g}" for m in self.means)
-        return f"{head}; last − first {ci_text(*self.overall, digits=digits)}"
+        gap = f" (no data at {', '.join(map(str, self.without_data))})" if self.without_data else ""
+        if len(self.values) < 2:
+            return f"{head or 'no value'}{gap}: fewer than two values with data, not judged"
+        return f"{head}{gap}; last − first {ci_text(*self.overall, digits=digits)}"
 
 
 def trend(frame: pd.DataFrame, x: str, y: str, direction: int, pair: str = "iteration") -> Trend:
     """Whether ``y`` moves with ``x`` in ``direction`` (+1 rising, -1 falling), judged on
     differences paired by ``pair`` (the topology or draw index: common random numbers).
 
-    Pairs where y is missing at either value are dropped from that difference. The headline
-    (``Trend.holds``) is the 95% CI of y(last value) - y(first value) excluding 0 on the claimed
-    side; ``Trend.monotone`` says no successive step's CI lies entirely on the wrong side.
+    Pairs where y is missing at either value are dropped from that difference; a value where y
+    is missing for every pair (e.g. no topology feasible there) is left out of the line and named
+    in ``Trend.without_data``. The headline (``Trend.holds``) is the 95% CI of y(last value) -
+    y(first value) excluding 0 on the claimed side, false when fewer than two values have data;
+    ``Trend.monotone`` says no successive step's CI lies entirely on the wrong side.
     """
     if direction not in (1, -1):
         raise ValueError(f"direction must be +1 (rising) or -1 (falling); got {direction}")
@@ -195,10 +201,21 @@ def trend(frame: pd.DataFrame, x: str, y: str, direction: int, pair: str = "iter
         if column not in frame.columns:
             raise ValueError(f"column {column!r} is not in the frame ({list(frame.columns)})")
     wide = frame.pivot_table(index=pair, columns=x, values=y, aggfunc="mean", dropna=False)
-    values = sorted(wide.columns)
-    if len(values) < 2:
-        raise ValueError(f"a trend in {x!r} needs at least two values; got {values}")
+    every = sorted(wide.columns)
+    if len(every) < 2:
+        raise ValueError(f"a trend in {x!r} needs at least two values; got {every}")
+    values = [v for v in every if wide[v].notna().any()]
     wide = wide[values]
+    if len(values) < 2:
+        nan = (math.nan, math.nan, math.nan)
+        return Trend(
+            values=tuple(values),
+            means=tuple(float(wide[v].mean()) for v in values),
+            overall=nan,
+            steps=(),
+            direction=direction,
+            without_data=tuple(v for v in every if v not in values),
+        )
     steps = tuple(mean_ci(wide[b] - wide[a]) for a, b in zip(values, values[1:], strict=False))
     return Trend(
         values=tuple(values),
@@ -206,6 +223,7 @@ def trend(frame: pd.DataFrame, x: str, y: str, direction: int, pair: str = "iter
         overall=mean_ci(wide[values[-1]] - wide[values[0]]),
         steps=steps,
         direction=direction,
+        without_data=tuple(v for v in every if v not in values),
     )
 
 

@@ -93,6 +93,18 @@ def test_trend_fails_on_the_issue_example_of_a_non_growing_advantage():
     assert not t.holds and not t.monotone
 
 
+def test_trend_leaves_out_a_value_without_data_and_names_it():
+    # No topology feasible at the first value: judged on the others, never a NaN verdict.
+    line = _line([9.0, 0.0, 1.0, 2.0])
+    line.loc[line["x"] == line["x"].min(), "y"] = np.nan
+    t = trend(line, "x", "y", +1)
+    assert t.holds and t.without_data == (line["x"].min(),)
+    assert "no data at" in t.text() and "nan" not in t.text()
+    line.loc[line["x"] != line["x"].max(), "y"] = np.nan
+    lone = trend(line, "x", "y", +1)
+    assert not lone.holds and "not judged" in lone.text()
+
+
 def test_mean_ci_covers_and_bootstrap_ci_brackets_the_statistic():
     rng = np.random.default_rng(1)
     mean, lo, hi = mean_ci(rng.normal(3.0, 1.0, 400))
