@@ -1,0 +1,222 @@
+"""Q1 and Q2 (Section VI-B) as Spark jobs: the two Q1 generators sample the same law, no draw
+depends on partitioning, Q2's jam detector finds exactly the jams, and the tentative output of a
+plan follows the alive tasks."""
+
+import numpy as np
+import pytest
+
+from pipeline import ppa_queries as q
+from ppa import output_fidelity, shapes
+
+SMALL_Q1 = q.Q1Params(records=200_000, pages=300, window_hours=6)
+SMALL_Q2 = dict(users=3000, segments=60, location_rate=3000, duration_seconds=120)
+
+
+def test_delivered_follows_alive_paths_and_join_inputs():
+    t1 = shapes.q1()
+    alive = np.ones((1, len(t1.tasks)), dtype=bool)
+    alive[0, t1.tasks.index("O2.1")] = False  # O1.1 and O1.2 merge into O2.1
+    assert q.delivered(t1, alive, "O1").tolist() == [[False, False] + [True] * 6]
+    alive[0, t1.tasks.index("O3.1")] = False
+    assert not q.delivered(t1, alive, "O1").any()
+    t2 = shapes.q2()
+    alive = np.ones((1, len(t2.tasks)), dtype=bool)
+    alive[0, t2.tasks.index("O2.3")] = False  # the join O3.3 loses one of its two inputs
+    assert q.delivered(t2, alive, "O3").tolist() == [[True, True, False, True]]
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        (dict(records=0), "records"),
+        (dict(window_hours=5), "window_hours"),
+        (dict(regional_share=1.5), "regional_share"),
+        (dict(region_weights=(1.0, 0.0)), "region_weights"),
+        (dict(servers_per_region=1, region_weights=(1.0,)), "servers_per_region"),
+    ],
+)
+def test_q1_params_reject_bad_values_naming_them(params, name):
+    with pytest.raises(ValueError, match=name):
+        q.Q1Params(**params)
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        (dict(users=0), "users"),
+        (dict(jam_probability=-0.1), "jam_probability"),
+        (dict(slide_seconds=7), "window_seconds"),
+        (dict(jam_speed=(0.0, 1.0)), "jam_speed"),
+    ],
+)
+def test_q2_params_reject_bad_values_naming_them(params, name):
+    with pytest.raises(ValueError, match=name):
+        q.Q2Params(**params)
+
+
+@pytest.mark.spark
+def test_q1_rows_and_counts_sample_the_same_law(spark):
+    rows = q.q1_partials(spark, SMALL_Q1, method="rows")
+    counts = q.q1_partials(spark, SMALL_Q1, method="counts")
+    for part in (rows, counts):
+        assert part.counts.sum() == SMALL_Q1.records
+    p = SMALL_Q1
+    share = np.asarray(p.region_weights) / sum(p.region_weights)
+    expected_page = share @ p.page_probabilities()
+    # Tasks take contiguous server ranges: tasks 2r and 2r + 1 serve region r.
+    expected_task = np.repeat(share / 2, 2)
+    expected_window = p.hour_weights().reshape(-1, p.window_hours).sum(axis=1)
+    for part in (rows, counts):
+        n = part.counts.sum()
+        # Total variation distances; sampling noise at 200,000 records is below 0.02.
+        page = 0.5 * np.abs(part.counts.sum(axis=(0, 1)) / n - expected_page).sum()
+        task = 0.5 * np.abs(part.counts.sum(axis=(0, 2)) / n - expected_task).sum()
+        window = 0.5 * np.abs(part.counts.sum(axis=(1, 2)) / n - expected_window).sum()
+        assert page < 0.02 and task < 0.01 and window < 0.01
+        assert part.distances() == pytest.approx({"page": page, "task": task, "window": window})
+
+
+@pytest.mark.spark
+def test_q1_counts_do_not_depend_on_partitioning(spark):
+    first = q.q1_partials(spark, SMALL_Q1, method="counts").counts
+    before = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "7")
+    try:
+        again = q.q1_partials(spark, SMALL_Q1, method="counts").counts
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", before)
+    assert np.array_equal(first, again)
+
+
+@pytest.mark.spark
+def test_q1_accuracy_of_plans(spark):
+    part = q.q1_partials(spark, SMALL_Q1, method="counts")
+    topology = part.topology
+    loads = part.counts.sum(axis=(0, 2))
+    # The measured rates enter the topology: OF when only O1.1 fails is 1 minus its share.
+    assert output_fidelity(topology, {"O1.1"}) == pytest.approx(1 - loads[0] / loads.sum())
+    all_alive = np.ones((1, len(topology.tasks)), dtype=bool)
+    no_sink = all_alive.copy()
+    no_sink[0, -1] = False
+    assert part.accuracy(all_alive)[0] == 1.0 and part.accuracy(no_sink)[0] == 0.0
+    # Only the tasks of region 0 (O1.1, O1.2): the regional pages of other sites drop out.
+    one_region = topology.mask({"O1.1", "O1.2", "O2.1", "O3.1"})[None, :]
+    accuracy = part.accuracy(one_region)[0]
+    assert 0.0 < accuracy < 1.0
+    truth = part.top(part.counts.sum(axis=1))
+    tentative = part.top(part.counts[:, :2, :].sum(axis=1))
+    assert accuracy == pytest.approx(
+        np.mean([len(t & a) / len(a) for t, a in zip(tentative, truth, strict=True)])
+    )
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("jam_probability", [0.0, 1.0])
+def test_q2_detects_exactly_the_jams(spark, jam_probability):
+    params = q.Q2Params(**SMALL_Q2, jam_probability=jam_probability)
+    part = q.q2_partials(spark, params)
+    incidents = int(np.ceil(params.duration_seconds / params.incident_interval))
+    detected = part.outputs["incident"].nunique()
+    assert detected == (incidents if jam_probability else 0)
+    if jam_probability:
+        # Each incident is output by one task, once per 5-minute window containing it (a
+        # window every 10 s: 30).
+        assert (part.outputs.groupby("incident")["task"].nunique() == 1).all()
+        assert (part.outputs.groupby("incident").size() == 30).all()
+        topology = part.topology
+        plan = topology.mask({"O1.2", "O2.2", "O3.2", "O4.1"})[None, :]
+        share = (part.outputs["task"] == 1).mean()
+        assert part.accuracy(plan)[0] == pytest.approx(share)
+        # Through a one-to-one join keyed by segment OF weighs partitions by O3's output.
+        failed = {t for t, up in zip(topology.tasks, plan[0], strict=True) if not up}
+        assert output_fidelity(topology, failed) == pytest.approx(share)
+        broken = topology.mask({"O1.2", "O3.2", "O4.1"})[None, :]  # O2.2 failed
+        assert part.accuracy(broken)[0] == 0.0
+
+
+@pytest.mark.spark
+def test_random_plans_and_planners_on_q2(spark):
+    part = q.q2_partials(spark, q.Q2Params(**SMALL_Q2, jam_probability=1.0))
+    rng = np.random.default_rng(0)
+    random = q.random_plans(part, plans=40, rng=rng)
+    assert len(random) == 40 and random["R"].between(1, 13).all()
+    assert random[["OF", "IC", "accuracy"]].stack().between(0, 1).all()
+    plans = q.planned(part)
+    full = plans[plans["R"] == 13]
+    assert (full["accuracy"] == 1.0).all() and (full["OF"] == 1.0).all()
+    dp = plans[plans["planner"] == "DP"].set_index("R")
+    milp = plans[plans["planner"] == "MILP"].set_index("R")
+    assert np.allclose(dp["OF"], milp["OF"])
+    assert (np.diff(dp.sort_index()["OF"]) >= -1e-12).all()  # the optimum grows with R
+    ic = plans.pivot_table(index="R", columns="planner", values="IC")
+    assert (ic.drop(columns="IC-opt").max(axis=1) <= ic["IC-opt"] + 1e-12).all()
+
+
+def _partials(counts: np.ndarray, **params) -> q.Q1Partials:
+    run = q.SparkRun(records=int(counts.sum()), seconds=1.0, method="counts")
+    return q.Q1Partials(
+        params=q.Q1Params(records=int(counts.sum()), **params), counts=counts, run=run
+    )
+
+
+def test_q1_distances_detect_a_log_from_another_law():
+    p = q.Q1Params(records=10**6, pages=50, window_hours=6)
+    share = np.asarray(p.region_weights) / sum(p.region_weights)
+    law = np.einsum(
+        "w,t,p->wtp",
+        p.hour_weights().reshape(-1, 6).sum(axis=1),
+        np.repeat(share / 2, 2),
+        share @ p.page_probabilities(),
+    )
+    exact = _partials(np.round(law * 10**8).astype(np.int64), pages=50, window_hours=6)
+    assert max(exact.distances().values()) < 1e-6
+    # Every request for page 0, from task 0, in window 0: far from the law on every marginal.
+    wrong = np.zeros_like(exact.counts)
+    wrong[0, 0, 0] = 10**6
+    far = _partials(wrong, pages=50, window_hours=6).distances()
+    assert far["page"] > 0.5 and far["task"] > 0.5 and far["window"] > 0.5
+
+
+def test_q1_rewindowed_sums_consecutive_windows():
+    rng = np.random.default_rng(3)
+    counts = rng.integers(0, 5, size=(24, 8, 40))
+    part = _partials(counts, pages=40)
+    six = part.rewindowed(6)
+    assert six.counts.shape == (4, 8, 40) and six.params.window_hours == 6
+    assert np.array_equal(six.counts[1], counts[6:12].sum(axis=0))
+    assert np.array_equal(six.rewindowed(24).counts, part.rewindowed(24).counts)
+    for bad in (5, 0, 48):
+        with pytest.raises(ValueError, match="window_hours"):
+            part.rewindowed(bad)
+    with pytest.raises(ValueError, match="window_hours"):
+        six.rewindowed(3)  # not a multiple of the current 6 h
+
+
+def test_ic_exhaustive_is_the_ic_optimum_and_can_leave_the_join_without_output():
+    from itertools import combinations
+
+    from ppa import internal_completeness, output_fidelity
+
+    topology = shapes.q2()
+    tasks = topology.tasks
+    for R in (0, 2, 5, 9, 13):
+        plan = q.plan_ic_exhaustive(topology, R)
+        assert len(plan.tasks) <= R
+        best = (
+            max(
+                internal_completeness(topology, set(tasks) - set(c))
+                for r in range(R + 1)
+                for c in combinations(tasks, r)
+            )
+            if R <= 5
+            else None
+        )
+        if best is not None:
+            assert plan.ic == pytest.approx(best)
+        assert plan.of == pytest.approx(output_fidelity(topology, set(tasks) - plan.tasks))
+    # Uniform rates: the IC optimum at R = 9 adds an O1 and an O3 task to two whole partitions,
+    # raising IC above OF (Fig 12(b)'s "higher IC, not higher accuracy").
+    nine = q.plan_ic_exhaustive(topology, 9)
+    assert nine.ic > nine.of + 0.1
+    with pytest.raises(ValueError, match="R must be"):
+        q.plan_ic_exhaustive(topology, 14)

@@ -1,0 +1,150 @@
+"""The PPA query-accuracy rules (PPA6, PPA7) on data that agrees with the paper, and on contrary
+data that must change their verdict (``test_*_fails_on_*``)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.scorecard import NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.verdicts import ppa_accuracy as rules
+
+OPERATORS = {"Q1": 3, "Q2": 4}
+TASKS = 13
+
+
+def paper_like_random(plans=120, seed=0, q2_ic=None, q1_accuracy=None, q2_accuracy=None):
+    """Random plans: Q1's accuracy rises with OF = IC; Q2's accuracy is OF plus small noise and
+    its IC is unrelated to accuracy."""
+    rng = np.random.default_rng(seed)
+    of = rng.random((2, plans))
+    q1_acc = q1_accuracy(of[0]) if q1_accuracy else np.sqrt(of[0])
+    q2_acc = (
+        q2_accuracy(of[1]) if q2_accuracy else np.clip(of[1] + rng.normal(0, 0.03, plans), 0, 1)
+    )
+    q2_ic_values = q2_ic(of[1]) if q2_ic else rng.random(plans)
+    return pd.concat(
+        [
+            pd.DataFrame({"query": "Q1", "R": 5, "OF": of[0], "IC": of[0], "accuracy": q1_acc}),
+            pd.DataFrame(
+                {"query": "Q2", "R": 5, "OF": of[1], "IC": q2_ic_values, "accuracy": q2_acc}
+            ),
+        ],
+        ignore_index=True,
+    )
+
+
+def paper_like_plans(sa_gap=0.01, greedy_gap=0.2, ic_sa_gap=0.2, accuracy_gap=None):
+    """Planner rows at R = 0..13: OF rises with R; SA slightly below DP, Greedy and IC-SA
+    well below; accuracy equals OF unless ``accuracy_gap`` moves SA's accuracy away from DP's."""
+    rows = []
+    for query in OPERATORS:
+        for R in range(TASKS + 1):
+            best = R / TASKS
+            inside = OPERATORS[query] <= R < TASKS
+            values = {
+                "DP": best,
+                "MILP": best,
+                "OF-SA": best - sa_gap * inside,
+                "IC-SA": best - ic_sa_gap * inside,
+                "Greedy": best - greedy_gap * inside * (R % 2 + 1) / 2,
+            }
+            for planner, of in values.items():
+                acc = of - (accuracy_gap or 0) * (planner == "OF-SA") * inside
+                rows.append(
+                    {
+                        "query": query,
+                        "planner": planner,
+                        "R": R,
+                        "OF": of,
+                        "IC": of,
+                        "accuracy": acc,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def rng():
+    return np.random.default_rng(1)
+
+
+def test_ppa6_reproduces_on_paper_like_data():
+    verdict = rules.ppa6(paper_like_random(), paper_like_plans(), OPERATORS, rng())
+    assert verdict.verdict == REPRODUCED, verdict.reason
+
+
+def test_ppa6_fails_on_ic_tracking_q2_as_well_as_of():
+    random = paper_like_random(q2_ic=lambda of: of)
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    assert verdict.verdict == NOT_REPRODUCED and "Q2: ρ(OF) - ρ(IC)" in verdict.reason
+
+
+def test_ppa6_fails_on_q1_accuracy_unrelated_to_of():
+    random = paper_like_random(q1_accuracy=lambda of: np.random.default_rng(5).random(len(of)))
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    assert verdict.verdict == NOT_REPRODUCED and "fails: Q1: ρ(OF, accuracy)" in verdict.reason
+
+
+def test_ppa6_fails_on_ic_sa_plans_as_accurate_as_of_sa():
+    verdict = rules.ppa6(
+        paper_like_random(), paper_like_plans(ic_sa_gap=0.0, sa_gap=0.0), OPERATORS, rng()
+    )
+    assert verdict.verdict == NOT_REPRODUCED and "OF-SA - IC-SA" in verdict.reason
+    assert "(0 differ)" in verdict.reason
+
+
+def test_ppa6_is_partly_on_q2_accuracy_far_from_of_though_ranked_alike():
+    random = paper_like_random(q2_accuracy=lambda of: of**3)
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    assert verdict.verdict == PARTLY and "mean |accuracy - OF|" in verdict.reason.split("holds")[0]
+
+
+def test_ppa7_reproduces_on_paper_like_data():
+    verdict = rules.ppa7(paper_like_plans(), OPERATORS)
+    assert verdict.verdict == REPRODUCED, verdict.reason
+
+
+def test_ppa7_fails_on_sa_far_from_dp():
+    verdict = rules.ppa7(paper_like_plans(sa_gap=0.15), OPERATORS)
+    assert verdict.verdict == NOT_REPRODUCED and "OF DP - SA" in verdict.reason
+
+
+def test_ppa7_fails_on_greedy_equal_to_sa():
+    plans = paper_like_plans(greedy_gap=0.0, sa_gap=0.0)
+    verdict = rules.ppa7(plans, OPERATORS)
+    assert verdict.verdict == NOT_REPRODUCED and "OF SA - Greedy" in verdict.reason
+
+
+def test_ppa7_is_partly_on_greedy_tied_on_one_query_or_sa_far_in_accuracy():
+    plans = paper_like_plans()
+    tied = (plans["query"] == "Q2") & (plans["planner"] == "Greedy")
+    for column in ("OF", "accuracy"):
+        plans.loc[tied, column] = plans.loc[tied, "R"] / TASKS
+    verdict = rules.ppa7(plans, OPERATORS)
+    assert verdict.verdict == PARTLY and "fails: Q2 OF SA - Greedy" in verdict.reason
+    verdict = rules.ppa7(paper_like_plans(accuracy_gap=0.2), OPERATORS)
+    assert verdict.verdict == PARTLY and "fails: accuracy DP - SA" in verdict.reason
+
+
+def test_conclusions_report_the_gaps_built_into_the_data():
+    table = rules.conclusions(
+        paper_like_random(),
+        paper_like_plans(sa_gap=0.01, greedy_gap=0.2, ic_sa_gap=0.1),
+        OPERATORS,
+        rng(),
+    )
+    assert list(table.index) == ["Q1", "Q2"]
+    assert table["acc OF-SA - IC-SA"].tolist() == pytest.approx([0.09, 0.09])
+    assert table["OF DP - SA"].tolist() == pytest.approx([0.01, 0.01])
+    assert (table["OF SA - Greedy"] > 0.1).all()
+    assert table.loc["Q1", "rho_OF"] == pytest.approx(1.0)  # accuracy = sqrt(OF): same ranks
+    assert table.loc["Q2", "rho_IC"] < 0.5  # Q2's IC is unrelated to accuracy
+
+
+def test_batched_spearman_equals_scipy_with_ties():
+    from scipy import stats
+
+    data = np.random.default_rng(2).integers(0, 4, size=(6, 2, 40)).astype(float)
+    batched = rules._rho(data[:, 0], data[:, 1])
+    expected = [stats.spearmanr(a, b).statistic for a, b in data]
+    assert batched == pytest.approx(expected)
+    assert np.isnan(rules._rho(np.ones(5), np.arange(5.0)))  # constant: undefined, like scipy
