@@ -1,0 +1,204 @@
+"""Each engine-timeline claim rule (INC2-INC5, INC10-INC12) on data that agrees with the paper,
+and on contrary data that must change its verdict (``test_*_fails_on_*``)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.scorecard import (
+    BY_CONSTRUCTION,
+    CALIBRATED,
+    NOT_CHECKABLE,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+)
+from pipeline.verdicts import incremental_engine as rules
+
+DRAWS = 10
+# Mean recovery time (s) of the failed queries and time until the last is back, per scenario.
+PAPER = {
+    ("all", "bestcase"): (220.0, 240.0),
+    ("all", "incremental"): (290.0, 380.0),
+    ("all", "blocking"): (390.0, 410.0),
+    ("upstream", "incremental"): (240.0, 300.0),
+    ("upstream", "blocking"): (290.0, 300.0),
+    ("downstream", "incremental"): (250.0, 300.0),
+    ("downstream", "blocking"): (300.0, 320.0),
+    ("topological4", "incremental"): (240.0, 330.0),
+    ("reverse4", "incremental"): (250.0, 320.0),
+}
+
+
+def summary(changes=None, seed=0):
+    """Synthetic ``run_summary`` output: per draw a common level (the acquisition draws) plus
+    small independent noise; ``changes`` overrides a scenario's (mean, last) values."""
+    rng = np.random.default_rng(seed)
+    level = rng.normal(0, 20, DRAWS)
+    rows = []
+    for (failure, scheme), (mean, last) in {**PAPER, **(changes or {})}.items():
+        noise = rng.normal(0, 3, (2, DRAWS))
+        rows.append(pd.DataFrame({
+            "scheme": scheme, "failure": failure, "distribution": "uniform",
+            "iteration": np.arange(DRAWS), "mean_recovery": mean + level + noise[0],
+            "all_recovered": last + level + noise[1], "censored": 0, "violations": 0}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_inc4_and_inc5_reproduce_on_paper_like_data():
+    assert rules.inc4(summary()).verdict == REPRODUCED
+    assert rules.inc5(summary()).verdict == REPRODUCED
+
+
+def test_inc4_fails_on_blocking_as_fast_as_incremental():
+    verdict = rules.inc4(summary({("all", "blocking"): (290.0, 380.0)}))
+    assert verdict.verdict == NOT_REPRODUCED and "blocking - incremental" in verdict.reason
+
+
+def test_inc4_fails_on_bestcase_slower_than_incremental():
+    verdict = rules.inc4(summary({("all", "bestcase"): (330.0, 340.0)}))
+    assert verdict.verdict == NOT_REPRODUCED and "fails: incremental - bestcase" in verdict.reason
+
+
+def test_inc5_fails_on_downstream_failures_where_blocking_wins():
+    verdict = rules.inc5(summary({("downstream", "blocking"): (230.0, 300.0)}))
+    assert verdict.verdict == NOT_REPRODUCED and "downstream" in verdict.reason.split("holds")[0]
+
+
+def test_inc5_fails_on_four_nodes_slower_than_eight():
+    verdict = rules.inc5(summary({("reverse4", "incremental"): (250.0, 390.0)}))
+    assert verdict.verdict == NOT_REPRODUCED and "reverse4" in verdict.reason.split("holds")[0]
+
+
+def test_run_summary_counts_a_censored_query_at_the_horizon():
+    rows = pd.DataFrame({
+        "scheme": "incremental", "failure": "all", "distribution": "uniform", "iteration": 0,
+        "query": ["O0", "O0", "O1", "O2"], "failed": [True, True, True, False],
+        "recovery_time": [100.0, 100.0, np.nan, np.nan], "exactly_once_violations": 0,
+        "end": 560.0, "t_fail": 80.0})
+    row = rules.run_summary(rows).iloc[0]
+    horizon = 560.0 - 40.0 - 80.0
+    assert row["mean_recovery"] == pytest.approx((100.0 + horizon) / 2)
+    assert row["all_recovered"] == horizon and row["censored"] == 1
+
+
+def peaks(growth):
+    """Peak latency per draw: 40 s plus ``growth[k]`` s for k failures, a common draw level."""
+    rng = np.random.default_rng(1)
+    level = rng.normal(0, 2, DRAWS)
+    return pd.DataFrame([{"failures": k, "iteration": i,
+                          "peak": 40 + growth[k] + level[i] + rng.normal(0, 0.3)}
+                         for k in (1, 2, 3) for i in range(DRAWS)])
+
+
+def test_inc2_reproduces_on_growing_peaks():
+    assert rules.inc2(peaks({1: 0.0, 2: 10.0, 3: 20.0})).verdict == REPRODUCED
+
+
+def test_inc2_fails_on_peaks_that_do_not_grow():
+    assert rules.inc2(peaks({1: 0.0, 2: 0.0, 3: 0.0})).verdict == NOT_REPRODUCED
+
+
+def test_inc2_is_partly_when_a_second_failure_adds_nothing():
+    assert rules.inc2(peaks({1: 0.0, 2: 0.0, 3: 10.0})).verdict == PARTLY
+
+
+def test_peaks_takes_the_largest_latency_after_the_first_failure():
+    rows = pd.DataFrame({"failures": 1, "iteration": 0, "time": [10.0, 70.0, 80.0],
+                         "latency": [99.0, 30.0, 40.0]})
+    assert rules.peaks(rows, after=60.0)["peak"].tolist() == [40.0]
+
+
+def eager(slope1, slope2, rho=0.7):
+    rows = []
+    for failures, slope in ((1, slope1), (2, slope2)):
+        for i in range(DRAWS):
+            t = np.arange(180.0, 290.0, 1.0)
+            noise = np.random.default_rng(i).normal(0, 0.5, t.size)
+            rows.append(pd.DataFrame({"rho": rho, "failures": failures, "iteration": i,
+                                      "time": t, "latency": 5 + slope * (t - 180) + noise}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_slopes_recover_the_fitted_slope():
+    fitted = rules.slopes(eager(0.0, 0.3), start=180.0, stop=290.0)
+    assert fitted[fitted["failures"] == 2]["slope"].mean() == pytest.approx(0.3, abs=0.01)
+
+
+def test_inc3_is_calibrated_on_unbounded_growth_after_two_failures_only():
+    slope = rules.slopes(eager(0.0, 0.3), start=180.0, stop=290.0)
+    assert rules.inc3(slope, 0.7).verdict == CALIBRATED
+
+
+def test_inc3_fails_on_bounded_latency_after_two_failures():
+    slope = rules.slopes(eager(0.0, 0.0), start=180.0, stop=290.0)
+    assert rules.inc3(slope, 0.7).verdict == NOT_REPRODUCED
+
+
+def test_inc3_is_partly_when_one_failure_grows_as_fast():
+    slope = rules.slopes(eager(0.3, 0.3), start=180.0, stop=290.0)
+    assert rules.inc3(slope, 0.7).verdict == PARTLY
+
+
+CHECK = {"results": 5000, "missing": 0, "extra": 0, "wrong": 0, "gaps": 0, "conflicts": 0,
+         "completed": True}
+
+
+def test_inc10_reproduces_on_an_exact_match_without_violations():
+    assert rules.inc10(CHECK, summary()).verdict == REPRODUCED
+
+
+@pytest.mark.parametrize("change", [{"missing": 1}, {"extra": 2}, {"wrong": 1}, {"gaps": 1},
+                                    {"conflicts": 1}, {"completed": False}])
+def test_inc10_fails_on_any_difference_from_the_oracle(change):
+    assert rules.inc10({**CHECK, **change}, summary()).verdict == NOT_REPRODUCED
+
+
+def test_inc10_fails_on_a_violation_in_one_sweep_run():
+    runs = summary()
+    runs.loc[3, "violations"] = 1
+    verdict = rules.inc10(CHECK, runs)
+    assert verdict.verdict == NOT_REPRODUCED and "1 violations" in verdict.reproduced
+
+
+def overhead(ratio=1.0, added=0.02, rates=(50.0, 100.0, 300.0)):
+    """Fig 18 rows: saturation at 157 tuples/s at the top rate; order-preserving throughput
+    times ``ratio`` there and latency plus ``added`` s."""
+    rng = np.random.default_rng(2)
+    rows = []
+    for rate in rates:
+        for i in range(3):
+            base = 0.1 + rng.normal(0, 0.005)
+            for op in (False, True):
+                top = rate == max(rates)
+                rows.append({"rate": rate, "iteration": i, "order_preserving": op,
+                             "throughput": (157.0 * (ratio if op else 1.0)) if top else rate,
+                             "latency_mean": base + (added if op else 0.0)
+                             + rng.normal(0, 0.001),
+                             "cpu_throughput": 1.5e5})
+    return pd.DataFrame(rows)
+
+
+def test_inc11_holds_by_construction_on_equal_throughput_and_added_latency():
+    assert rules.inc11(overhead(), 300.0).verdict == BY_CONSTRUCTION
+
+
+def test_inc11_fails_on_lower_maximal_throughput():
+    assert rules.inc11(overhead(ratio=0.9), 300.0).verdict == NOT_REPRODUCED
+
+
+def test_inc11_fails_on_order_preserving_without_added_latency():
+    assert rules.inc11(overhead(added=-0.01), 300.0).verdict == NOT_REPRODUCED
+
+
+def test_inc12_is_not_checkable_and_reports_the_measured_shape():
+    rows = pd.DataFrame([{"rate": rate, "checkpoint_interval": c, "iteration": 0,
+                          "throughput": 150.0 + c, "latency_mean": 0.1,
+                          "latency_p99": 0.3 if c == 1.0 else 0.1, "cpu_throughput": 1e5}
+                         for rate in (100.0, 300.0) for c in (1.0, 20.0)])
+    verdict = rules.inc12(rows, 100.0, 300.0)
+    assert verdict.verdict == NOT_CHECKABLE
+    assert "p99 at 1 s / 20 s = 3.00" in verdict.reproduced
+    assert "lowest p99 latency at 20 s" in verdict.reproduced
+    with pytest.raises(ValueError, match="latency_rate"):
+        rules.inc12(rows, 150.0, 300.0)
