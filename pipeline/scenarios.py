@@ -1,0 +1,633 @@
+"""Shared scenarios of the cross-paper notebooks: data/scenarios/<name>.toml, and their mapping to
+each paper's parameter objects.
+
+A scenario is data: a topology (operators with parallelism, selectivity, state and tuple sizes,
+node placement; edges with their partitioning; the input rate), a failure process, resources, the
+checkpoint costs, QoS limits and one section per paper. Every field present in the file must have
+an entry in its ``[sources]`` table, keyed by the field's dotted path ("failures.single_per_day";
+"topology.operators.<field>" covers that field of every operator); a source beginning with
+"assumption" marks an assumption. ``Scenario.sources()`` / ``assumptions()`` print them.
+
+Units: seconds, events (tuples) per second, KB, failures per day; the mappings convert to each
+paper's units (fastrecover: minutes and KB per minute; multilevel: 1/s). Paper packages never
+import each other or ``pipeline``: the mappings ``to_multilevel``, ``to_fastrecover``, ``to_ppa``,
+``to_incremental``, ``to_khaos`` live here.
+"""
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from pipeline.paths import DATA
+
+SCENARIOS = DATA / "scenarios"
+PARTITIONINGS = ("one-to-one", "split", "merge", "full")  # as ppa.topology.PARTITIONINGS
+ACQUISITION_LAWS = ("uniform", "fixed")
+SECONDS_PER_DAY = 86_400.0
+
+
+# -- validation helpers: each raises ValueError naming the field and the allowed range --------
+def _get(table: dict, key: str, path: str):
+    if not isinstance(table, dict) or key not in table:
+        raise ValueError(f"{path}.{key} is missing" if path else f"{key} is missing")
+    return table[key]
+
+
+def _number(table, key, path, *, low=None, high=None, low_open=False, integer=False):
+    value = _get(table, key, path)
+    name = f"{path}.{key}"
+    ok_type = isinstance(value, int) if integer else isinstance(value, int | float)
+    low_ok = low is None or (value > low if low_open else value >= low)
+    if (
+        isinstance(value, bool)
+        or not ok_type
+        or not math.isfinite(value)
+        or not low_ok
+        or not (high is None or value <= high)
+    ):
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        kind = "an integer" if integer else "a number"
+        bracket = "(" if low_open or low is None else "["
+        raise ValueError(f"{name} must be {kind} in {bracket}{lo}, {hi}]; got {value!r}")
+    return int(value) if integer else float(value)
+
+
+def _choice(table, key, path, allowed):
+    value = _get(table, key, path)
+    if value not in allowed:
+        raise ValueError(f"{path}.{key} must be one of {allowed}; got {value!r}")
+    return value
+
+
+def _flag(table, key, path):
+    value = _get(table, key, path)
+    if not isinstance(value, bool):
+        raise ValueError(f"{path}.{key} must be true or false; got {value!r}")
+    return value
+
+
+def _ints(table, key, path, *, low=0, high=None, min_len=0):
+    value = _get(table, key, path)
+    if not isinstance(value, list) or len(value) < min_len:
+        raise ValueError(f"{path}.{key} must be a list of at least {min_len} integers")
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, int) or v < low or (high and v > high):
+            raise ValueError(
+                f"{path}.{key} must hold integers in [{low}, {high or 'inf'}]; got {v!r}"
+            )
+    return tuple(value)
+
+
+# -- the scenario ------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class Operator:
+    """One logical operator. parallelism: tasks (partitions); selectivity: output events per
+    input event, in (0, 1]; state_kb: state per task, KB; tuple_kb: input event size, KB;
+    cpu_share: share of a node's CPU one task needs (incremental's recovery cost of a
+    partition); nodes: node index (0-based, < resources.nodes) of each task; output: its tasks
+    are query outputs (incremental: one query per output partition); join: correlated-input
+    operator (PPA Eq. (2))."""
+
+    name: str
+    parallelism: int
+    selectivity: float
+    state_kb: float
+    tuple_kb: float
+    cpu_share: float
+    nodes: tuple[int, ...]
+    output: bool
+    join: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Edge:
+    """A subscription ``source`` -> ``target`` with its partitioning (one of PARTITIONINGS)."""
+
+    source: str
+    target: str
+    partitioning: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Topology:
+    """input_rate: events/s entering the source operator(s) (mean over the workload); operators
+    in topological order (sources first)."""
+
+    input_rate: float
+    operators: tuple[Operator, ...]
+    edges: tuple[Edge, ...]
+
+    def operator(self, name: str) -> Operator:
+        return next(op for op in self.operators if op.name == name)
+
+    def upstream(self, name: str) -> tuple[str, ...]:
+        return tuple(e.source for e in self.edges if e.target == name)
+
+    def input_rates(self) -> dict[str, float]:
+        """Events/s into each operator: input_rate at a source, else the sum of its upstream
+        operators' outputs (input x selectivity); a subscription receives the whole stream."""
+        rates: dict[str, float] = {}
+        for op in self.operators:
+            ups = self.upstream(op.name)
+            rates[op.name] = (
+                self.input_rate
+                if not ups
+                else sum(rates[u] * self.operator(u).selectivity for u in ups)
+            )
+        return rates
+
+    def critical_path(self) -> int:
+        """Operators on the longest source-to-sink path (multilevel's n)."""
+        depth: dict[str, int] = {}
+        for op in self.operators:
+            depth[op.name] = 1 + max((depth[u] for u in self.upstream(op.name)), default=0)
+        return max(depth.values())
+
+
+@dataclass(frozen=True, kw_only=True)
+class Failures:
+    """single_per_day: rate of failures taking one node (1/day); correlated_per_day: rate of
+    correlated failures (1/day); correlated_nodes: nodes one correlated failure takes."""
+
+    single_per_day: float
+    correlated_per_day: float
+    correlated_nodes: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resources:
+    """nodes: nodes running the job; standby_nodes: idle nodes ready at once (0: every
+    replacement is acquired); acquisition_law: "uniform" on [low, high] s or "fixed" at low s,
+    from the request to a new node being ready."""
+
+    nodes: int
+    standby_nodes: int
+    acquisition_law: str
+    acquisition_low_s: float
+    acquisition_high_s: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class Checkpoint:
+    """interval_s: the job's checkpoint interval (s); local_* to a node's disk (level 1),
+    remote_* to replicated storage (level 2): cost c (s of processing lost per checkpoint) and
+    restart r (s down before processing resumes); catch_up_rate: events/s the job processes
+    when catching up (its capacity)."""
+
+    interval_s: float
+    local_cost_s: float
+    remote_cost_s: float
+    local_restart_s: float
+    remote_restart_s: float
+    catch_up_rate: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class QoS:
+    """latency_ms: end-to-end latency limit; recovery_s: recovery-time limit."""
+
+    latency_ms: float
+    recovery_s: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scenario:
+    """A loaded scenario; ``papers`` holds each paper's own section as read (validated by the
+    mapping functions' needs at load time); ``source_table``: {field path: source}."""
+
+    name: str
+    description: str
+    topology: Topology
+    failures: Failures
+    resources: Resources
+    checkpoint: Checkpoint
+    qos: QoS
+    papers: dict
+    source_table: dict
+
+    def _values(self) -> dict:
+        values = {}
+        for section in ("failures", "resources", "checkpoint", "qos"):
+            for key, value in vars(getattr(self, section)).items():
+                values[f"{section}.{key}"] = value
+        values["topology.input_rate"] = self.topology.input_rate
+        for op in self.topology.operators:
+            for key, value in vars(op).items():
+                if key != "name":
+                    values[f"topology.operators.{op.name}.{key}"] = value
+        values["topology.edges"] = [
+            f"{e.source}->{e.target} ({e.partitioning})" for e in self.topology.edges
+        ]
+        for paper, section in self.papers.items():
+            for key, value in section.items():
+                values[f"{paper}.{key}"] = value
+        return values
+
+    def sources(self) -> pd.DataFrame:
+        """One row per field: field (dotted path), value, source ("assumption: ..." marks an
+        assumption)."""
+        rows = [
+            {"field": f, "value": v, "source": _source_of(self.source_table, f)}
+            for f, v in self._values().items()
+        ]
+        return pd.DataFrame(rows, columns=["field", "value", "source"])
+
+    def assumptions(self) -> pd.DataFrame:
+        """The rows of :meth:`sources` whose source is an assumption."""
+        table = self.sources()
+        return table[table["source"].str.lower().str.startswith("assumption")].reset_index(
+            drop=True
+        )
+
+
+def _source_of(sources: dict, field: str) -> str | None:
+    if field in sources:
+        return sources[field]
+    parts = field.split(".")
+    if parts[:2] == ["topology", "operators"] and len(parts) == 4:
+        return sources.get(f"topology.operators.{parts[3]}")
+    return None
+
+
+# -- paper sections: required keys and their ranges -------------------------------------------
+def _check_papers(papers: dict) -> dict:
+    out = {}
+    section = _get(papers, "multilevel", "")
+    out["multilevel"] = {"token_delay_s": _number(section, "token_delay_s", "multilevel", low=0)}
+    section = _get(papers, "fastrecover", "")
+    out["fastrecover"] = {
+        "ch_max": _number(section, "ch_max", "fastrecover", low=0, high=1, low_open=True),
+        "z": _number(section, "z", "fastrecover", low=1, integer=True),
+        "b_log_kb_per_min": _number(
+            section, "b_log_kb_per_min", "fastrecover", low=0, low_open=True
+        ),
+        "b_snap_kb_per_min": _number(
+            section, "b_snap_kb_per_min", "fastrecover", low=0, low_open=True
+        ),
+    }
+    section = _get(papers, "ppa", "")
+    fractions = _get(section, "fractions", "ppa")
+    if (
+        not isinstance(fractions, list)
+        or not fractions
+        or not all(
+            isinstance(f, int | float) and not isinstance(f, bool) and 0 <= f <= 1
+            for f in fractions
+        )
+    ):
+        raise ValueError(
+            f"ppa.fractions must be a non-empty list of numbers in [0, 1]; got {fractions!r}"
+        )
+    out["ppa"] = {
+        "fractions": tuple(float(f) for f in fractions),
+        "virtual_sink": _flag(section, "virtual_sink", "ppa"),
+    }
+    section = _get(papers, "incremental", "")
+    out["incremental"] = {
+        "cpu_cap": _number(section, "cpu_cap", "incremental", low=0, high=1, low_open=True),
+        "priority": _number(section, "priority", "incremental", low=1, high=10, integer=True),
+    }
+    section = _get(papers, "khaos", "")
+    khaos = {
+        "experiment": _choice(section, "experiment", "khaos", ("iot", "ysb", "none")),
+        "profile_configurations": _number(
+            section, "profile_configurations", "khaos", low=2, integer=True
+        ),
+        "ci_min_s": _number(section, "ci_min_s", "khaos", low=0, low_open=True),
+        "ci_max_s": _number(section, "ci_max_s", "khaos", low=0, low_open=True),
+        "failure_seconds": _ints(section, "failure_seconds", "khaos"),
+        "drain_tau_s": _number(section, "drain_tau_s", "khaos", low=0, low_open=True),
+    }
+    if not khaos["ci_min_s"] < khaos["ci_max_s"]:
+        raise ValueError("khaos.ci_min_s must be < khaos.ci_max_s")
+    out["khaos"] = khaos
+    return out
+
+
+def from_dict(data: dict, name: str = "<dict>") -> Scenario:
+    """Validate a parsed scenario (the TOML's structure) and build a :class:`Scenario`."""
+    meta = _get(data, "scenario", "")
+    topo = _get(data, "topology", "")
+    resources = _get(data, "resources", "")
+    nodes = _number(resources, "nodes", "resources", low=1, integer=True)
+    raw_ops = _get(topo, "operators", "topology")
+    if not isinstance(raw_ops, list) or not raw_ops:
+        raise ValueError("topology.operators must be a non-empty list of operator tables")
+    operators = []
+    for i, raw in enumerate(raw_ops):
+        path = f"topology.operators[{i}]"
+        op_name = _get(raw, "name", path)
+        if not isinstance(op_name, str) or not op_name:
+            raise ValueError(f"{path}.name must be a non-empty string")
+        path = f"topology.operators.{op_name}"
+        parallelism = _number(raw, "parallelism", path, low=1, integer=True)
+        placed = _ints(raw, "nodes", path, low=0, high=nodes - 1, min_len=1)
+        if len(placed) != parallelism:
+            raise ValueError(f"{path}.nodes must give one node per task ({parallelism})")
+        operators.append(
+            Operator(
+                name=op_name,
+                parallelism=parallelism,
+                selectivity=_number(raw, "selectivity", path, low=0, high=1, low_open=True),
+                state_kb=_number(raw, "state_kb", path, low=0, low_open=True),
+                tuple_kb=_number(raw, "tuple_kb", path, low=0, low_open=True),
+                cpu_share=_number(raw, "cpu_share", path, low=0, high=1, low_open=True),
+                nodes=placed,
+                output=_flag(raw, "output", path),
+                join=_flag(raw, "join", path),
+            )
+        )
+    names = [op.name for op in operators]
+    if len(set(names)) != len(names):
+        raise ValueError("topology.operators: operator names must be unique")
+    edges = []
+    for i, raw in enumerate(_get(topo, "edges", "topology")):
+        path = f"topology.edges[{i}]"
+        source, target = _get(raw, "from", path), _get(raw, "to", path)
+        for end in (source, target):
+            if end not in names:
+                raise ValueError(f"{path} names an unknown operator {end!r}")
+        if names.index(source) >= names.index(target):
+            raise ValueError(f"{path}: operators must be listed in topological order")
+        edges.append(
+            Edge(
+                source=source,
+                target=target,
+                partitioning=_choice(raw, "partitioning", path, PARTITIONINGS),
+            )
+        )
+    topology = Topology(
+        input_rate=_number(topo, "input_rate", "topology", low=0, low_open=True),
+        operators=tuple(operators),
+        edges=tuple(edges),
+    )
+    failures = _get(data, "failures", "")
+    failures = Failures(
+        single_per_day=_number(failures, "single_per_day", "failures", low=0),
+        correlated_per_day=_number(failures, "correlated_per_day", "failures", low=0),
+        correlated_nodes=_number(
+            failures, "correlated_nodes", "failures", low=2, high=nodes, integer=True
+        ),
+    )
+    if failures.single_per_day + failures.correlated_per_day <= 0:
+        raise ValueError("failures: single_per_day + correlated_per_day must be > 0")
+    low = _number(resources, "acquisition_low_s", "resources", low=0)
+    resources = Resources(
+        nodes=nodes,
+        standby_nodes=_number(resources, "standby_nodes", "resources", low=0, integer=True),
+        acquisition_law=_choice(resources, "acquisition_law", "resources", ACQUISITION_LAWS),
+        acquisition_low_s=low,
+        acquisition_high_s=_number(resources, "acquisition_high_s", "resources", low=low),
+    )
+    ck = _get(data, "checkpoint", "")
+    local_c = _number(ck, "local_cost_s", "checkpoint", low=0, low_open=True)
+    local_r = _number(ck, "local_restart_s", "checkpoint", low=0)
+    checkpoint = Checkpoint(
+        interval_s=_number(ck, "interval_s", "checkpoint", low=0, low_open=True),
+        local_cost_s=local_c,
+        remote_cost_s=_number(ck, "remote_cost_s", "checkpoint", low=local_c),
+        local_restart_s=local_r,
+        remote_restart_s=_number(ck, "remote_restart_s", "checkpoint", low=local_r),
+        catch_up_rate=_number(ck, "catch_up_rate", "checkpoint", low=0, low_open=True),
+    )
+    qos = _get(data, "qos", "")
+    qos = QoS(
+        latency_ms=_number(qos, "latency_ms", "qos", low=0, low_open=True),
+        recovery_s=_number(qos, "recovery_s", "qos", low=0, low_open=True),
+    )
+    scenario = Scenario(
+        name=str(_get(meta, "name", "scenario")),
+        description=str(_get(meta, "description", "scenario")),
+        topology=topology,
+        failures=failures,
+        resources=resources,
+        checkpoint=checkpoint,
+        qos=qos,
+        papers=_check_papers(_get(data, "papers", "")),
+        source_table=dict(_get(data, "sources", "")),
+    )
+    missing = [f for f in scenario._values() if not _source_of(scenario.source_table, f)]
+    if missing:
+        raise ValueError(f"sources: no source given for {missing} (a source or 'assumption: ...')")
+    return scenario
+
+
+def available() -> list[str]:
+    """Names of the scenarios under data/scenarios/."""
+    return sorted(p.stem for p in SCENARIOS.glob("*.toml"))
+
+
+def load(name_or_path: str | Path) -> Scenario:
+    """A scenario by name (data/scenarios/<name>.toml) or by path to a TOML file."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        if str(name_or_path) not in available():
+            raise ValueError(
+                f"scenario must be one of {available()} or a .toml path; got {name_or_path!r}"
+            )
+        path = SCENARIOS / f"{name_or_path}.toml"
+    with open(path, "rb") as handle:
+        return from_dict(tomllib.load(handle), path.stem)
+
+
+# -- mappings to each paper's parameter objects ------------------------------------------------
+def to_multilevel(s: Scenario, levels: int = 2):
+    """multilevel.System of the scenario. levels=2 (Section 3 of Jayasekara et al.): level 1 =
+    single-node failures, checkpoint cost c1 = checkpoint.local_cost_s to local disk, restart r1 =
+    local_restart_s; level 2 = correlated failures, c2 = remote_cost_s to replicated storage, r2 =
+    remote_restart_s. levels=1: every failure at rate λ1 + λ2 recovered from the remote
+    checkpoint (the single-level baseline, Eq. (11)). n = operators on the critical path
+    (Section 4), δ = multilevel.token_delay_s. Rates per day -> 1/s."""
+    from multilevel.utilization import System
+
+    f, c = s.failures, s.checkpoint
+    n, delta = s.topology.critical_path(), s.papers["multilevel"]["token_delay_s"]
+    if levels == 1:
+        return System.per_day(
+            lam=[f.single_per_day + f.correlated_per_day],
+            c=[c.remote_cost_s],
+            r=[c.remote_restart_s],
+            n=n,
+            delta=delta,
+        )
+    if levels != 2:
+        raise ValueError(f"levels must be 1 or 2; got {levels!r}")
+    if f.single_per_day <= 0 or f.correlated_per_day <= 0:
+        raise ValueError("levels=2 needs failures.single_per_day and correlated_per_day > 0")
+    return System.per_day(
+        lam=[f.single_per_day, f.correlated_per_day],
+        c=[c.local_cost_s, c.remote_cost_s],
+        r=[c.local_restart_s, c.remote_restart_s],
+        n=n,
+        delta=delta,
+    )
+
+
+def to_fastrecover(s: Scenario):
+    """(fastrecover Topology, Storage, ch_max, z) of a chain scenario (Yaduvanshi, Ch. 2; units
+    minutes and KB). One FastRecover operator per logical operator: s_i = selectivity, π_i =
+    state_kb x parallelism (the operator's whole state), θ_i = tuple_kb, τ_i = parallelism /
+    (60 x catch_up_rate) min per tuple (each task processes its share at the job's capacity:
+    assumption), ρ_i = failures per minute hitting op_i = (single_per_day x the share of nodes
+    hosting a task of op_i + correlated_per_day) / 1440; Ω = input_rate x 60. Storage:
+    B_log = b_log_kb_per_min, B_snap = b_snap_kb_per_min."""
+    from fastrecover import Operator, Storage, chain
+
+    topo = s.topology
+    for i, op in enumerate(topo.operators):
+        want = () if i == 0 else (topo.operators[i - 1].name,)
+        if topo.upstream(op.name) != want:
+            raise ValueError(
+                "to_fastrecover needs a chain topology (each operator subscribes "
+                "to the one listed before it)"
+            )
+    nodes = s.resources.nodes
+    ops = []
+    for op in topo.operators:
+        hit = len(set(op.nodes)) / nodes
+        rho = (s.failures.single_per_day * hit + s.failures.correlated_per_day) / 1440.0
+        ops.append(
+            Operator(
+                s=op.selectivity,
+                tau=op.parallelism / (60.0 * s.checkpoint.catch_up_rate),
+                pi=op.state_kb * op.parallelism,
+                theta=op.tuple_kb,
+                rho=rho,
+            )
+        )
+    fr = s.papers["fastrecover"]
+    storage = Storage(bandwidth=fr["b_log_kb_per_min"], snapshot_bandwidth=fr["b_snap_kb_per_min"])
+    return chain(ops, topo.input_rate * 60.0), storage, fr["ch_max"], fr["z"]
+
+
+def _task(op: str, i: int) -> str:
+    return f"{op}[{i}]"
+
+
+def _substreams(edge: Edge, n1: int, n2: int) -> list[tuple[int, int]]:
+    """(upstream task, downstream task) index pairs of an edge's partitioning (ppa.topology)."""
+    if edge.partitioning == "full":
+        return [(a, b) for a in range(n1) for b in range(n2)]
+    if edge.partitioning == "one-to-one" and n1 == n2:
+        return [(a, a) for a in range(n1)]
+    if edge.partitioning == "split" and n2 % n1 == 0 and n2 > n1:
+        m = n2 // n1
+        return [(a, a * m + j) for a in range(n1) for j in range(m)]
+    if edge.partitioning == "merge" and n1 % n2 == 0 and n1 > n2:
+        m = n1 // n2
+        return [(b * m + j, b) for b in range(n2) for j in range(m)]
+    raise ValueError(
+        f"edge {edge.source}->{edge.target}: {edge.partitioning} does not fit {n1} -> {n2} tasks"
+    )
+
+
+def to_ppa(s: Scenario):
+    """(ppa.Topology, fractions) of the scenario (Su & Zhou, ICDE 2016, Section II-A). Tasks are
+    "<operator>[i]"; a substream's rate is the upstream task's output (input rate / parallelism x
+    selectivity) split evenly over its substreams of that edge; join operators are the scenario's
+    ``join`` ones. PPA needs one sink: with ``ppa.virtual_sink`` the output operators feed one
+    added one-task operator "sink" (full partitioning; assumption). Fractions: the PPA-x plans
+    (Fig 10: 0, 0.5, 1.0 of the non-source tasks replicated)."""
+    from ppa import Topology as PPATopology
+
+    topo = s.topology
+    rates = topo.input_rates()
+    operators = {
+        op.name: [_task(op.name, i) for i in range(op.parallelism)] for op in topo.operators
+    }
+    substreams = {}
+    edges = list(topo.edges)
+    if s.papers["ppa"]["virtual_sink"]:
+        operators["sink"] = ["sink[0]"]
+        edges += [
+            Edge(source=op.name, target="sink", partitioning="full")
+            for op in topo.operators
+            if op.output
+        ]
+    for edge in edges:
+        up = topo.operator(edge.source)
+        n2 = len(operators[edge.target])
+        pairs = _substreams(edge, up.parallelism, n2)
+        out = rates[edge.source] * up.selectivity / up.parallelism
+        fan = {a: sum(1 for x, _ in pairs if x == a) for a, _ in pairs}
+        for a, b in pairs:
+            substreams[(_task(edge.source, a), operators[edge.target][b])] = out / fan[a]
+    joins = {op.name for op in topo.operators if op.join}
+    topology = PPATopology(operators=operators, joins=joins, rates=substreams)
+    return topology, s.papers["ppa"]["fractions"]
+
+
+def partition_edges(s: Scenario) -> list[tuple[tuple[str, int], tuple[str, int]]]:
+    """Partition-level edges ((operator, i), (operator, j)) of the scenario's partitionings."""
+    edges = []
+    for edge in s.topology.edges:
+        n1 = s.topology.operator(edge.source).parallelism
+        n2 = s.topology.operator(edge.target).parallelism
+        edges += [((edge.source, a), (edge.target, b)) for a, b in _substreams(edge, n1, n2)]
+    return edges
+
+
+def placement(s: Scenario) -> dict[tuple[str, int], str]:
+    """{(operator, i): "n<k>"} of the scenario's task placement."""
+    return {(op.name, i): f"n{k}" for op in s.topology.operators for i, k in enumerate(op.nodes)}
+
+
+def to_incremental(s: Scenario, failed_nodes):
+    """incremental.problem.RecoveryProblem (Su & Zhou, Definition 2) when ``failed_nodes``
+    ("n<k>" names) fail: partitions (operator, i) placed as in the scenario, edges by the
+    partitionings, one query per output partition (Definition 1), every partition's recovery
+    cost = the operator's cpu_share (of a node), priority incremental.priority."""
+    from incremental.problem import problem_from_topology
+
+    where = placement(s)
+    outputs = [p for p in where if s.topology.operator(p[0]).output]
+    return problem_from_topology(
+        edges=partition_edges(s),
+        outputs=outputs,
+        costs={p: s.topology.operator(p[0]).cpu_share for p in where},
+        placement=where,
+        failed_nodes=failed_nodes,
+        priorities=dict.fromkeys(outputs, s.papers["incremental"]["priority"]),
+    )
+
+
+@dataclass(frozen=True)
+class KhaosSetup:
+    """What the khaos replay needs: the workload experiment ("iot", "ysb" or "none"), the
+    simulator's parameters, the method's, QoS and the failure seconds of the measured day."""
+
+    experiment: str
+    sim: object  # khaos.SimParams
+    method: object  # khaos.MethodParams
+    qos: object  # khaos.QoS
+    failure_seconds: tuple[int, ...]
+
+
+def to_khaos(s: Scenario) -> KhaosSetup:
+    """khaos parameters (Geldenhuys et al.): SimParams = the package's IoT-calibrated defaults
+    (khaos.simulate.SimParams) with capacity = checkpoint.catch_up_rate, restart_s =
+    checkpoint.remote_restart_s (a failure restarts from the remote checkpoint), checkpoint_s =
+    round(remote_cost_s), drain_tau_s = khaos.drain_tau_s; MethodParams with the CI grid
+    (ci_min_s, ci_max_s, profile_configurations) and the scenario's QoS."""
+    from khaos import MethodParams, SimParams
+    from khaos import QoS as KhaosQoS
+
+    k, c = s.papers["khaos"], s.checkpoint
+    sim = SimParams(
+        capacity=c.catch_up_rate,
+        restart_s=c.remote_restart_s,
+        checkpoint_s=max(1, round(c.remote_cost_s)),
+        drain_tau_s=k["drain_tau_s"],
+    )
+    qos = KhaosQoS(latency_ms=s.qos.latency_ms, recovery_s=s.qos.recovery_s)
+    method = MethodParams(
+        profile_ci_min_s=k["ci_min_s"],
+        profile_ci_max_s=k["ci_max_s"],
+        profile_configurations=k["profile_configurations"],
+        qos=qos,
+    )
+    return KhaosSetup(k["experiment"], sim, method, qos, k["failure_seconds"])

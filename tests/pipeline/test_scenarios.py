@@ -1,0 +1,303 @@
+"""Shared scenarios (data/scenarios/*.toml): loading, validation at the boundary, and each paper
+mapping against the paper's own numbers when fed the paper's parameters."""
+
+import copy
+import tomllib
+
+import numpy as np
+import pytest
+
+from pipeline import paper_table
+from pipeline import scenarios as S
+
+
+def raw(name: str) -> dict:
+    with open(S.SCENARIOS / f"{name}.toml", "rb") as handle:
+        return tomllib.load(handle)
+
+
+@pytest.mark.parametrize("name", S.available())
+def test_every_scenario_loads_with_a_source_for_every_field(name):
+    scenario = S.load(name)
+    table = scenario.sources()
+    assert table["source"].notna().all() and (table["source"].str.len() > 0).all()
+    assumptions = scenario.assumptions()
+    assert 0 < len(assumptions) < len(table)
+    assert assumptions["source"].str.lower().str.startswith("assumption").all()
+    assert S.load(S.SCENARIOS / f"{name}.toml") == scenario  # by path too
+
+
+def test_the_required_scenarios_exist():
+    assert {"khaos_ysb", "incremental_fig9", "khaos_iot"} <= set(S.available())
+    with pytest.raises(ValueError, match="scenario must be one of"):
+        S.load("no_such_scenario")
+
+
+def _set(data, path, value):
+    *parents, key = path
+    node = data
+    for part in parents:
+        node = node[part]
+    if value is KeyError:
+        del node[key]
+    else:
+        node[key] = value
+
+
+@pytest.mark.parametrize(
+    "path, value, message",
+    [
+        (("failures", "single_per_day"), -1.0, r"failures\.single_per_day must be a number in \[0"),
+        (
+            ("failures", "correlated_nodes"),
+            99,
+            r"failures\.correlated_nodes must be an integer in \[2, 4\]",
+        ),
+        (("resources", "nodes"), 0, r"resources\.nodes must be an integer in \[1"),
+        (("resources", "acquisition_law"), "gamma", r"resources\.acquisition_law must be one of"),
+        (("qos", "recovery_s"), KeyError, r"qos\.recovery_s is missing"),
+        (("qos", "latency_ms"), 0.0, r"qos\.latency_ms must be a number in \(0"),
+        (
+            ("checkpoint", "remote_cost_s"),
+            0.5,
+            r"checkpoint\.remote_cost_s must be a number in \[1\.0",
+        ),
+        (("checkpoint", "catch_up_rate"), KeyError, r"checkpoint\.catch_up_rate is missing"),
+        (
+            ("papers", "fastrecover", "ch_max"),
+            1.5,
+            r"fastrecover\.ch_max must be a number in \(0, 1\]",
+        ),
+        (
+            ("papers", "incremental", "priority"),
+            11,
+            r"incremental\.priority must be an integer in \[1, 10\]",
+        ),
+        (("papers", "ppa", "fractions"), [0.5, 2.0], r"ppa\.fractions must be a non-empty list"),
+        (("papers", "khaos"), KeyError, r"khaos is missing"),
+        (
+            ("topology", "operators", 3, "selectivity"),
+            2.0,
+            r"topology\.operators\.window\.selectivity must be a number in \(0, 1\]",
+        ),
+        (
+            ("topology", "operators", 0, "nodes"),
+            [0, 1, 2, 7],
+            r"topology\.operators\.source\.nodes must hold integers in \[0, 3\]",
+        ),
+        (
+            ("topology", "operators", 1, "state_kb"),
+            KeyError,
+            r"topology\.operators\.filter\.state_kb is missing",
+        ),
+        (
+            ("topology", "edges", 2, "partitioning"),
+            "shuffle",
+            r"topology\.edges\[2\]\.partitioning must be one of",
+        ),
+        (
+            ("sources", "failures.correlated_nodes"),
+            KeyError,
+            r"no source given for \['failures\.correlated_nodes'\]",
+        ),
+    ],
+)
+def test_missing_or_out_of_range_fields_are_rejected_by_name(path, value, message):
+    data = raw("khaos_ysb")
+    S.from_dict(copy.deepcopy(data))  # the unmodified scenario is valid
+    _set(data, path, value)
+    with pytest.raises(ValueError, match=message):
+        S.from_dict(data)
+
+
+# -- paper mappings fed the paper's parameters ------------------------------------------------
+def _chain_scenario(n, *, lam, c, r, delta=0.0, omega=1.0, operators=None, fastrecover=None):
+    """A scenario of an n-operator chain whose failure and checkpoint fields are a paper's."""
+    data = raw("khaos_ysb")
+    ops = operators or [
+        {
+            "name": f"op{i}",
+            "parallelism": 1,
+            "selectivity": 1.0,
+            "state_kb": 1.0,
+            "tuple_kb": 1.0,
+            "cpu_share": 0.1,
+            "nodes": [0],
+            "output": i == n - 1,
+            "join": False,
+        }
+        for i in range(n)
+    ]
+    data["topology"] = {
+        "input_rate": omega,
+        "operators": ops,
+        "edges": [
+            {"from": ops[i]["name"], "to": ops[i + 1]["name"], "partitioning": "full"}
+            for i in range(n - 1)
+        ],
+    }
+    data["resources"]["nodes"] = 4
+    data["failures"] = {
+        "single_per_day": lam[0],
+        "correlated_per_day": lam[1],
+        "correlated_nodes": 2,
+    }
+    data["checkpoint"].update(
+        local_cost_s=c[0], remote_cost_s=c[1], local_restart_s=r[0], remote_restart_s=r[1]
+    )
+    data["papers"]["multilevel"]["token_delay_s"] = delta
+    if fastrecover:
+        data["papers"]["fastrecover"].update(fastrecover)
+    return S.from_dict(data)
+
+
+def test_multilevel_mapping_of_table1_gives_table1s_optimum():
+    from multilevel.optimize import optimal
+
+    printed = paper_table("multilevel_table1")
+    for row in printed.itertuples():
+        # Table 1 caption: λ1 = 50/day, c1 = r1 = 20 s, c2 = r2 = 50 s, a single process (n = 1).
+        scenario = _chain_scenario(
+            1, lam=(50.0, row.lambda2_per_day), c=(20.0, 50.0), r=(20.0, 50.0)
+        )
+        best = optimal(S.to_multilevel(scenario))
+        assert best.p1 == pytest.approx(row.p1_opt, abs=0.5e-4 + 1e-9)
+        assert best.U == pytest.approx(row.U_opt, abs=0.5e-4 + 1e-9)
+        assert best.T == pytest.approx(row.T_opt_s, abs=0.01)  # T* sits on a flat plateau
+
+
+def test_multilevel_mapping_takes_n_from_the_critical_path_section_4_3():
+    from multilevel import tables
+    from multilevel.optimize import optimal
+
+    printed = paper_table("multilevel_section4_3")
+    for row in printed.itertuples():
+        # Section 4.3: λ = (24, 0.4)/day, c = r = (10, 30) s, n operators, token delay δ.
+        scenario = _chain_scenario(
+            int(row.n), lam=(24.0, 0.4), c=(10.0, 30.0), r=(10.0, 30.0), delta=float(row.delta_s)
+        )
+        system = S.to_multilevel(scenario)
+        assert system.n == row.n
+        best = optimal(system)
+        assert best.p1 == pytest.approx(row.p1_opt, abs=0.5e-4 + 1e-9)
+        assert best.T == pytest.approx(row.T_opt_s, abs=0.05)  # plateau (tests/multilevel)
+        assert system == tables.section4_3_system(int(row.n), float(row.delta_s))
+
+
+def test_multilevel_one_level_pools_the_failures_on_the_remote_checkpoint():
+    s = S.load("khaos_ysb")
+    one = S.to_multilevel(s, levels=1)
+    assert one.levels == 1 and one.c == (s.checkpoint.remote_cost_s,)
+    assert one.lam[0] * 86_400 == pytest.approx(
+        s.failures.single_per_day + s.failures.correlated_per_day
+    )
+    with pytest.raises(ValueError, match="levels must be 1 or 2"):
+        S.to_multilevel(s, levels=3)
+
+
+def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
+    from fastrecover import Operator, Storage, chain, optimize_chain
+
+    rng = np.random.default_rng(7)
+    # Thesis Table 4.1 chain defaults: Ω = 3000/min, τ = 1e-5 min, π 10-20 MB, θ = 1 KB,
+    # s in (0.1, 1], ρ per minute; CH_max = 0.4, Z = 60.
+    n, omega_per_min = 8, 3000.0
+    s = rng.uniform(0.1, 1.0, n)
+    pi = rng.uniform(10_000, 20_000, n)
+    rho = 0.1 / 1440.0  # every operator on the one node: ρ_i = (single + correlated) / 1440
+    thesis = [Operator(s=s[i], tau=1e-5, pi=pi[i], theta=1.0, rho=2 * rho) for i in range(n)]
+    direct = optimize_chain(chain(thesis, omega_per_min), 0.4, 60, Storage())
+    capacity = 1 / (60 * 1e-5)  # τ = parallelism / (60 x catch_up_rate)
+    ops = [
+        {
+            "name": f"op{i}",
+            "parallelism": 1,
+            "selectivity": float(s[i]),
+            "state_kb": float(pi[i]),
+            "tuple_kb": 1.0,
+            "cpu_share": 0.1,
+            "nodes": [0],
+            "output": i == n - 1,
+            "join": False,
+        }
+        for i in range(n)
+    ]
+    scenario = _chain_scenario(
+        n,
+        lam=(0.1 * 4, 0.1),
+        c=(1.0, 5.0),
+        r=(1.0, 5.0),
+        omega=omega_per_min / 60,
+        operators=ops,
+        fastrecover={"ch_max": 0.4, "z": 60},
+    )
+    scenario = _replace_capacity(scenario, capacity)
+    topology, storage, ch_max, z = S.to_fastrecover(scenario)
+    assert topology.rates == pytest.approx(chain(thesis, omega_per_min).rates)
+    assert topology.rho == pytest.approx([2 * rho] * n)  # 0.4 x 1/4 of the nodes + 0.1
+    mapped = optimize_chain(topology, ch_max, z, storage)
+    assert mapped.expected_recovery_time == pytest.approx(direct.expected_recovery_time)
+    assert mapped.anchors == direct.anchors
+
+
+def _replace_capacity(scenario, rate):
+    from dataclasses import replace
+
+    return replace(scenario, checkpoint=replace(scenario.checkpoint, catch_up_rate=rate))
+
+
+def test_fastrecover_needs_a_chain():
+    with pytest.raises(ValueError, match="needs a chain topology"):
+        S.to_fastrecover(S.load("incremental_fig9"))
+
+
+@pytest.mark.parametrize("failure", ["all", "upstream", "downstream", "topological4", "reverse4"])
+def test_incremental_mapping_of_fig9_is_the_papers_recovery_problem(failure):
+    from incremental.problem import problem_from_topology
+    from incremental.timelines import FAILURE_SETS, fig9_placement, fig9_topology
+
+    killed = FAILURE_SETS[failure]
+    mapped = S.to_incremental(S.load("incremental_fig9"), killed)
+    topology = fig9_topology(1570.0)  # as incremental.timelines._plans builds it
+    edges = [(up, p) for p in topology.partitions for up in topology.upstream_partitions(p)]
+    outputs = [p for p in topology.partitions if topology.operators[p[0]].output]
+    costs = {p: topology.operators[p[0]].share for p in topology.partitions}
+    paper = problem_from_topology(
+        edges=edges, outputs=outputs, costs=costs, placement=fig9_placement(), failed_nodes=killed
+    )
+    assert dict(mapped.queries) == dict(paper.queries)
+    assert dict(mapped.costs) == pytest.approx(dict(paper.costs))
+    assert len(outputs) == 15 and len(S.placement(S.load("incremental_fig9"))) == 17
+
+
+@pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot", "incremental_fig9"])
+def test_ppa_mapping_keeps_the_declared_partitionings_and_rates(name):
+    from ppa import output_fidelity
+
+    scenario = S.load(name)
+    topology, fractions = S.to_ppa(scenario)
+    for edge in scenario.topology.edges:
+        assert topology.partitioning[(edge.source, edge.target)] == edge.partitioning
+    assert fractions == (0.0, 0.5, 1.0)
+    assert output_fidelity(topology) == pytest.approx(1.0)
+    # Each operator's tasks receive its whole input rate.
+    rates = scenario.topology.input_rates()
+    for op in scenario.topology.operators[1:]:
+        into = sum(r for (_, b), r in topology.rates.items() if topology.operator_of[b] == op.name)
+        assert into == pytest.approx(rates[op.name])
+
+
+def test_khaos_mapping_gives_the_papers_qos_and_the_artifacts_grid():
+    from khaos import PAPER_QOS, day_failures, load_experiment
+    from khaos.simulate import workload_of
+    from pipeline.paths import DATA
+
+    setup = S.to_khaos(S.load("khaos_ysb"))
+    assert setup.qos == PAPER_QOS  # Section IV-A: 1000 ms, 240 s
+    assert list(setup.method.profile_cis()) == list(np.round(np.linspace(10, 120, 8)))
+    assert setup.sim.capacity > workload_of(str(DATA / "khaos"), "ysb").max()
+    # Data-derived values stored in the TOML agree with the data (series only, no failure logs).
+    assert list(setup.failure_seconds) == list(day_failures(load_experiment(DATA / "khaos", "ysb")))
+    assert len(setup.failure_seconds) == 12
+    mean = workload_of(str(DATA / "khaos"), "ysb").mean()
+    assert S.load("khaos_ysb").topology.input_rate == pytest.approx(mean, abs=1.0)
