@@ -20,6 +20,7 @@ Units: minutes and KB.
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from fastrecover.model import (
     Configuration,
@@ -112,6 +113,35 @@ def _dp(rt: np.ndarray, z: int, singletons: bool = False):
     return best[: z + 1], head, used
 
 
+@njit(cache=True)
+def _dp_kernel(rt: np.ndarray, z: int, singletons: bool):
+    n = rt.shape[0]
+    best = np.full((z + 1, n + 1), np.inf)
+    best[:, 0] = 0.0
+    head = np.zeros((z + 1, n + 1), dtype=np.int64)
+    used = np.zeros((z + 1, n + 1), dtype=np.int64)
+    for i in range(1, n + 1):
+        first = i - 1 if singletons else 0
+        for c in range(z + 1):
+            # c' = 0 and c' > c are infeasible (inf): the first of them, (c' = 0, k = first),
+            # is the answer when nothing is finite, as in _dp's argmin over (c', k) in that order.
+            value, spent, at = np.inf, 0, first
+            for c_last in range(1, c + 1):
+                for k in range(first, i):
+                    total = best[c - c_last, k] + rt[k, i - 1, c_last]
+                    if total < value:
+                        value, spent, at = total, c_last, k
+            best[c, i] = value
+            head[c, i] = at
+            used[c, i] = spent
+    return best, head, used
+
+
+def _dp_compiled(rt: np.ndarray, z: int, singletons: bool = False):
+    """``_dp`` as a compiled loop (numba): the same tables, ties broken alike (tests)."""
+    return _dp_kernel(np.ascontiguousarray(rt, dtype=float), int(z), bool(singletons))
+
+
 def configured_result(topology: Topology, storage: Storage, anchors, frequencies) -> Result:
     """A feasible result for anchors (1-based) and frequencies, its totals from the model."""
     config = Configuration(frozenset(int(a) for a in anchors), tuple(float(x) for x in frequencies))
@@ -147,18 +177,26 @@ def _tables(topology: Topology, ch_max: float, z: int, storage: Storage | None):
     return (storage, *segment_tables(topology, storage, ch_max, int(z)))
 
 
+def _solve(topology, storage, rt, eta, z: int, method: str, dp=_dp) -> Result:
+    if method == "1Segment":
+        if not np.isfinite(rt[0, -1, z]):
+            return INFEASIBLE
+        return configured_result(topology, storage, [1], [eta[0, -1, z]] * topology.n)
+    return _backtrack(topology, storage, eta, *dp(rt, z, singletons=method == "NSegments"))
+
+
 def optimize_chain(
     topology: Topology, ch_max: float, z: int, storage: Storage | None = None
 ) -> Result:
     """Algorithm 1: minimal RT_all over anchor sets and frequencies with CH_all <= ch_max."""
     storage, rt, eta = _tables(topology, ch_max, z, storage)
-    return _backtrack(topology, storage, eta, *_dp(rt, int(z)))
+    return _solve(topology, storage, rt, eta, int(z), "FastRecover")
 
 
 def nsegments(topology: Topology, ch_max: float, z: int, storage: Storage | None = None) -> Result:
     """NSegments: every operator an anchor, the budget split optimally on the same grid."""
     storage, rt, eta = _tables(topology, ch_max, z, storage)
-    return _backtrack(topology, storage, eta, *_dp(rt, int(z), singletons=True))
+    return _solve(topology, storage, rt, eta, int(z), "NSegments")
 
 
 def one_segment(
@@ -166,6 +204,30 @@ def one_segment(
 ) -> Result:
     """1Segment: only op_1 an anchor, one frequency spending the whole budget."""
     storage, rt, eta = _tables(topology, ch_max, z, storage)
-    if not np.isfinite(rt[0, -1, z]):
-        return INFEASIBLE
-    return configured_result(topology, storage, [1], [eta[0, -1, z]] * topology.n)
+    return _solve(topology, storage, rt, eta, int(z), "1Segment")
+
+
+CHAIN_METHODS = ("FastRecover", "NSegments", "1Segment")
+
+
+def chain_methods(
+    topology: Topology,
+    ch_max: float,
+    z: int,
+    storage: Storage | None = None,
+    methods=CHAIN_METHODS,
+) -> dict[str, Result]:
+    """Algorithm 1, NSegments and 1Segment (any of CHAIN_METHODS) from one set of segment tables
+    and the compiled DP: each equal to optimize_chain, nsegments and one_segment (tests), about
+    ten times faster; the sweeps over thousands of chains use it.
+
+    optimize_chain keeps the vectorized NumPy DP, the form fastrecover_runtime times (Fig. 4.13,
+    FR9). The compiled DP's fixed per-call cost (tables, result) outweighs its O(n^2 Z^2) work at
+    the thesis's sizes, so its time grows more slowly there (log-log slopes about 1.4 in n and 1.0
+    in Z over n 5-35, Z 20-100, against about 2 for the NumPy DP): timing it would measure that
+    overhead rather than the recurrence's growth."""
+    unknown = set(methods) - set(CHAIN_METHODS)
+    if unknown:
+        raise ValueError(f"methods must be among {', '.join(CHAIN_METHODS)}; got {sorted(unknown)}")
+    storage, rt, eta = _tables(topology, ch_max, z, storage)
+    return {m: _solve(topology, storage, rt, eta, int(z), m, _dp_compiled) for m in methods}

@@ -25,6 +25,7 @@ Three solvers:
 import itertools
 
 import numpy as np
+from numba import njit
 
 from fastrecover.chain import INFEASIBLE, Result, configured_result, validate_budget
 from fastrecover.model import (
@@ -83,26 +84,78 @@ def _leaves_first(topology, kids, root) -> list[int]:
     return order[::-1]
 
 
+@njit(cache=True)
+def _minplus_rows(acc: np.ndarray, value: np.ndarray):
+    """Row-wise min-plus convolution of two (rows, z + 1) arrays with the first argmin."""
+    rows, width = acc.shape
+    out = np.empty((rows, width))
+    arg = np.zeros((rows, width), dtype=np.int64)
+    for k in range(rows):
+        for r in range(width):
+            best, at = np.inf, 0
+            for c in range(r + 1):
+                total = acc[k, r - c] + value[k, c]
+                if total < best:
+                    best, at = total, c
+                elif np.isnan(total):  # as np.argmin: the first NaN wins
+                    best, at = total, c
+                    break
+            out[k, r] = best
+            arg[k, r] = at
+    return out, arg
+
+
 def _convolve(acc: np.ndarray, value: np.ndarray):
-    """Min-plus merge over the last (budget) axis, with the argmin c:
-    out[..., r] = min_{c <= r} acc[..., r - c] + value[..., c]."""
-    z = acc.shape[-1] - 1
-    r = np.arange(z + 1)
-    c = r[None, :]
-    rest = r[:, None] - c
-    ok = rest >= 0
-    total = acc[..., np.where(ok, rest, 0)] + value[..., None, :]  # (..., r, c)
-    total = np.where(ok, total, np.inf)
-    arg = total.argmin(axis=-1)
-    return np.take_along_axis(total, arg[..., None], axis=-1)[..., 0], arg
+    """Min-plus merge over the last (budget) axis, with the argmin c (the smallest on ties):
+    out[..., r] = min_{c <= r} acc[..., r - c] + value[..., c]. Compiled (numba); equal to
+    the vectorized NumPy form kept in tests/fastrecover/reference.py."""
+    acc, value = np.broadcast_arrays(np.asarray(acc, dtype=float), np.asarray(value, dtype=float))
+    shape = acc.shape
+    out, arg = _minplus_rows(
+        np.ascontiguousarray(acc).reshape(-1, shape[-1]),
+        np.ascontiguousarray(value).reshape(-1, shape[-1]),
+    )
+    return out.reshape(shape), arg.reshape(shape)
+
+
+@njit(cache=True)
+def _carry_rows(carry: np.ndarray, carry_value: np.ndarray, arg: np.ndarray):
+    """out[k, r] = carry[k, r - arg[k, r]] + carry_value[k, arg[k, r]]: a quantity summed along
+    the split a min-plus merge chose (the thesis's failure frequencies DP_fr)."""
+    rows, width = arg.shape
+    out = np.empty((rows, width))
+    for k in range(rows):
+        for r in range(width):
+            c = arg[k, r]
+            out[k, r] = carry[k, r - c] + carry_value[k, c]
+    return out
+
+
+def _rows(x: np.ndarray, shape) -> np.ndarray:
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype=float), shape)).reshape(
+        -1, shape[-1]
+    )
+
+
+@njit(cache=True)
+def _place_rows(merged: np.ndarray, own_cost: np.ndarray, need: np.ndarray):
+    rows, width = merged.shape
+    out = np.full((rows, width), np.inf)
+    for k in range(rows):
+        for c in range(need[k], width):
+            out[k, c] = own_cost[k] + merged[k, c - need[k]]
+    return out
 
 
 def _place(grid: _Grid, i: int, merged: np.ndarray, own_cost: np.ndarray, need: np.ndarray):
     """DP over a node: own_cost + merged children at (c - need), inf where c < need."""
-    c = np.arange(grid.z + 1)
-    rest = c - need[..., None]
-    vals = np.take_along_axis(merged, np.maximum(rest, 0), axis=-1)
-    return np.where(rest >= 0, own_cost[..., None] + vals, np.inf)
+    shape = merged.shape
+    out = _place_rows(
+        _rows(merged, shape),
+        _rows(own_cost, shape[:-1]).ravel(),
+        np.ascontiguousarray(np.broadcast_to(need, shape[:-1]), dtype=np.int64).ravel(),
+    )
+    return out.reshape(shape)
 
 
 # -- the exact DP -------------------------------------------------------------------------------
@@ -181,11 +234,10 @@ def _thesis(topology: Topology, grid: _Grid, enumerate_splits: bool):
         else:
             merged, fr_up, plan = np.zeros(shape), np.zeros(shape), []
             for k, value, fr_k, follows in values:
-                new, arg = _convolve(merged, value)
-                fr_up = np.take_along_axis(
-                    fr_up, np.maximum(np.arange(z + 1) - arg, 0), axis=-1
-                ) + np.take_along_axis(fr_k, arg, axis=-1)
-                merged = new
+                merged, arg = _convolve(merged, value)
+                fr_up = _carry_rows(
+                    _rows(fr_up, shape), _rows(fr_k, shape), arg.reshape(-1, z + 1)
+                ).reshape(shape)
                 plan.append((k, arg, follows))
         rt_table = _place(grid, i, merged, grid.rho[i] * grid.rt[i], grid.need[i])
         need = grid.need[i]
@@ -298,8 +350,9 @@ def tree_nsegments(
     for i in range(topology.n):
         cost = grid.rho[i] * grid.rt[i, 1]  # per frequency
         need = grid.need[i, 1]
-        value = np.array([np.min(np.where(need <= c, cost, np.inf)) for c in range(width)])
-        best_f.append([int(np.argmin(np.where(need <= c, cost, np.inf))) for c in range(width)])
+        within = np.where(need[None, :] <= np.arange(width)[:, None], cost[None, :], np.inf)
+        value = within.min(axis=1)  # per budget c: the best frequency that fits
+        best_f.append(within.argmin(axis=1))
         merged, arg = _convolve(merged, value)
         plans.append(arg)
     if not np.isfinite(merged[grid.z]):

@@ -3,12 +3,14 @@
 Each function returns SymPy expressions (the notebook ``multilevel_derivations`` renders them).
 ``compare`` decides whether a derived expression equals a printed one: symbolically when the
 difference cancels to 0 after naming the exponentials, else at random points with 50-digit
-arithmetic. Symbols follow the paper: λ as ``lam1``, Λ as ``Lam`` (= λ1 + λ2 for two levels),
-times in any consistent unit.
+arithmetic. The derivations are memoized (SymPy expressions are immutable): the notebook asks for
+the same pieces many times. Symbols follow the paper: λ as ``lam1``, Λ as ``Lam`` (= λ1 + λ2 for
+two levels), times in any consistent unit.
 """
 
 import random
 from dataclasses import dataclass
+from functools import cache
 
 import mpmath
 import sympy as sp
@@ -44,6 +46,7 @@ def eq1_without_failure() -> sp.Expr:
 
 
 # -- Section 3.2 ---------------------------------------------------------------------------------
+@cache
 def eq2_mean_time_to_failure(rate: sp.Expr = Lam, horizon: sp.Expr = T) -> sp.Expr:
     """Eq. (2): F_Λ(T) = E[X | X < T] = ∫_0^T t Λe^{-Λt} dt / P[X < T], by integration."""
     density = rate * sp.exp(-rate * t)
@@ -54,11 +57,13 @@ def eq2_printed() -> sp.Expr:
     return (sp.exp(T * Lam) - T * Lam - 1) / (Lam * (sp.exp(T * Lam) - 1))
 
 
+@cache
 def consecutive_failures() -> sp.Expr:
     """Mean number of failures before a successful period: Σ_k k (1-q)^k q = (1-q)/q."""
     return sp.simplify(_convergent(sp.summation(k * (1 - q) ** k * q, (k, 0, sp.oo))))
 
 
+@cache
 def lost_checkpoints_two_level() -> sp.Expr:
     """Completed level-1 checkpoints a level-2 failure loses: Σ_i i p1^i p2 with p2 = 1 - p1."""
     return sp.simplify(_convergent(sp.summation(k * p1**k * (1 - p1), (k, 0, sp.oo))))
@@ -70,6 +75,7 @@ def failure_free(horizon: sp.Expr, rate: sp.Expr = Lam) -> sp.Expr:
 
 
 # -- Section 3.3 ---------------------------------------------------------------------------------
+@cache
 def restart_with_failures(restart: sp.Expr, rate: sp.Expr) -> sp.Expr:
     """r + (1/q_{r,λ} - 1) F_λ(r): a restart repeated after each failure during it."""
     retries = 1 / failure_free(restart, rate) - 1
@@ -83,6 +89,7 @@ def recovery_costs_two_level() -> tuple[sp.Expr, sp.Expr]:
     return p1 * from_1 + (1 - p1) * from_2, from_2
 
 
+@cache
 def effective_period_two_level(stream: bool = False) -> sp.Expr:
     """T_eff solved from its recursive definition: Section 3.3 (single process) or, with
     ``stream``, Section 4.1's T' = T + (n-1)δ minus Section 4.2's overlap (the first (n-1)δ of
@@ -157,6 +164,7 @@ def level_symbols(levels: int) -> LevelSymbols:
     return LevelSymbols(make("lambda"), make("c"), make("r"), make("p"))
 
 
+@cache
 def utilization_levels(levels: int, stream: bool = False) -> tuple[sp.Expr, LevelSymbols]:
     """Eq. (11), or Eq. (13) with ``stream``, for a given number of levels, solved for T_eff.
 
@@ -187,11 +195,13 @@ def utilization_levels(levels: int, stream: bool = False) -> tuple[sp.Expr, Leve
 
 
 # -- Section 3.4 / 4.3: Lambert-W approximations ------------------------------------------------
+@cache
 def utilization_without_restart(stream: bool = False) -> sp.Expr:
     """The regime of (4)-(5): negligible restart cost (r1 = r2 = 0)."""
     return sp.simplify(utilization_two_level(stream).subs({r1: 0, r2: 0}).subs(Lam, lam1 + lam2))
 
 
+@cache
 def eq5_derived(stream: bool = False) -> sp.Expr:
     """p1* from ∂U/∂p1 = 0 at r = 0: the root in (0, 1) of the stationarity condition."""
     u = utilization_without_restart(stream)
@@ -226,6 +236,7 @@ def eq10_printed() -> sp.Expr:
     )
 
 
+@cache
 def eq4_derived() -> sp.Expr:
     """T* in the regime λ1 >> λ2 (λ2 -> 0) with r = 0: U -> λ1 (T - c̄)/(e^{λ1 T} - 1), whose
     stationary point SymPy solves with the Lambert W function; c̄ = c1 p1 + c2 (1 - p1)."""

@@ -47,3 +47,38 @@ def test_tree_dps_at_z20_and_z100(benchmark):
     benchmark.extra_info.update(figures)
     print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
     benchmark.pedantic(optimize_tree, (topology, 0.5, 20), {"f": 100}, rounds=3, iterations=1)
+
+
+def test_compiled_kernels_against_their_numpy_forms(benchmark):
+    """One sweep row's solvers: the compiled chain DP (chain_methods, the sweeps' path) against
+    the three NumPy calls, and the compiled tree merge against the NumPy one (reference)."""
+    from fastrecover.chain import chain_methods, nsegments, one_segment
+    from fastrecover.tree import _convolve
+    from tests.fastrecover.reference import convolve_numpy
+
+    chain = random_chain(15, np.random.default_rng(0))
+    figures = {}
+    for name, run in {
+        "chain, three methods, NumPy DP ms": lambda: (
+            optimize_chain(chain, 0.4, 60),
+            nsegments(chain, 0.4, 60),
+            one_segment(chain, 0.4, 60),
+        ),
+        "chain, three methods, compiled (chain_methods) ms": lambda: chain_methods(chain, 0.4, 60),
+    }.items():
+        run()
+        began = time.perf_counter()
+        for _ in range(20):
+            run()
+        figures[name] = 1000 * (time.perf_counter() - began) / 20
+    rng = np.random.default_rng(1)
+    acc, value = rng.random((8, 100, 21)), rng.random((8, 100, 21))
+    for name, merge in {"merge NumPy ms": convolve_numpy, "merge compiled ms": _convolve}.items():
+        merge(acc, value)
+        began = time.perf_counter()
+        for _ in range(20):
+            merge(acc, value)
+        figures[name] = 1000 * (time.perf_counter() - began) / 20
+    benchmark.extra_info.update(figures)
+    print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
+    benchmark.pedantic(chain_methods, (chain, 0.4, 60), rounds=3, iterations=1)

@@ -1,0 +1,136 @@
+"""The compiled kernels against their vectorized NumPy forms, Algorithm 1's DP (chain._dp) and
+the trees' min-plus convolution (tests/fastrecover/reference.py): equal, argmins (ties) included.
+The shortened sweep functions return the same values as the full ones."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fastrecover import experiments
+from fastrecover.chain import (
+    _dp,
+    _dp_compiled,
+    chain_methods,
+    nsegments,
+    one_segment,
+    optimize_chain,
+    segment_tables,
+)
+from fastrecover.generate import random_chain
+from fastrecover.model import Storage
+from fastrecover.tree import _carry_rows, _convolve, _place_rows
+from tests.fastrecover.reference import convolve_numpy
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 12),
+    st.integers(1, 40),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.05, 0.8),
+    st.booleans(),
+)
+def test_compiled_dp_equals_the_numpy_dp(n, z, seed, ch_max, singletons):
+    topology = random_chain(n, np.random.default_rng(seed))
+    rt, _ = segment_tables(topology, Storage(), ch_max, z)
+    for got, expected in zip(_dp_compiled(rt, z, singletons), _dp(rt, z, singletons), strict=True):
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_compiled_dp_breaks_ties_as_the_numpy_argmin():
+    # Integer-valued tables: many equal totals, so the first-minimum order is exercised.
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        n, z = int(rng.integers(1, 7)), int(rng.integers(1, 9))
+        rt = rng.integers(0, 3, size=(n, n, z + 1)).astype(float)
+        rt[rng.random(rt.shape) < 0.3] = np.inf
+        for singletons in (False, True):
+            for got, expected in zip(
+                _dp_compiled(rt, z, singletons), _dp(rt, z, singletons), strict=True
+            ):
+                np.testing.assert_array_equal(got, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([(), (1,), (3,), (2, 4)]),
+    st.integers(0, 25),
+    st.booleans(),
+)
+def test_compiled_convolution_equals_the_numpy_one(seed, lead, z, ties):
+    rng = np.random.default_rng(seed)
+    shape = (*lead, z + 1)
+    draw = (
+        (lambda: rng.integers(0, 4, size=shape).astype(float))
+        if ties
+        else (lambda: rng.exponential(size=shape))
+    )
+    acc, value = draw(), draw()
+    acc[rng.random(shape) < 0.2] = np.inf
+    value[rng.random(shape) < 0.2] = np.inf
+    got, got_arg = _convolve(acc, value)
+    expected, expected_arg = convolve_numpy(acc, value)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(got_arg, expected_arg)
+    # broadcasting a smaller accumulator against the values, as the DPs do
+    got_b, arg_b = _convolve(np.zeros(z + 1), value)
+    expected_b, expected_arg_b = convolve_numpy(np.broadcast_to(np.zeros(z + 1), shape), value)
+    np.testing.assert_array_equal(got_b, expected_b)
+    np.testing.assert_array_equal(arg_b, expected_arg_b)
+
+
+def test_carry_and_place_kernels_equal_their_numpy_forms():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        rows, z = int(rng.integers(1, 6)), int(rng.integers(0, 12))
+        carry, carry_value = rng.random((rows, z + 1)), rng.random((rows, z + 1))
+        _, arg = _convolve(rng.random((rows, z + 1)), rng.random((rows, z + 1)))
+        r = np.arange(z + 1)
+        expected = np.take_along_axis(carry, np.maximum(r - arg, 0), axis=-1) + np.take_along_axis(
+            carry_value, arg, axis=-1
+        )
+        np.testing.assert_array_equal(_carry_rows(carry, carry_value, arg), expected)
+        merged, own = rng.random((rows, z + 1)), rng.random(rows)
+        need = rng.integers(0, z + 3, size=rows)
+        rest = r - need[:, None]
+        vals = np.take_along_axis(merged, np.maximum(rest, 0), axis=-1)
+        expected = np.where(rest >= 0, own[:, None] + vals, np.inf)
+        np.testing.assert_array_equal(_place_rows(merged, own, need), expected)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_chain_methods_share_tables_and_equal_the_single_calls(seed):
+    topology = random_chain(12, np.random.default_rng(seed))
+    results = chain_methods(topology, 0.4, 30)
+    assert results == {
+        "FastRecover": optimize_chain(topology, 0.4, 30),
+        "NSegments": nsegments(topology, 0.4, 30),
+        "1Segment": one_segment(topology, 0.4, 30),
+    }
+
+
+@pytest.mark.parametrize(
+    ("full", "short", "omega"),
+    [
+        (experiments.chain_point, experiments.chain_proxy_point, 3000),
+        (experiments.tree_point, experiments.tree_proxy_point, 1000),
+    ],
+)
+def test_proxy_points_return_the_full_points_values(full, short, omega):
+    for seed in range(8):
+        params = {"n": 10, "omega": omega, "ch_max": 0.4, "z": 20, "failures": 100}
+        a = full(dict(params), np.random.default_rng(seed))
+        b = short(dict(params), np.random.default_rng(seed))
+        assert set(b) < set(a)
+        for key, value in b.items():
+            assert value == a[key] or (np.isnan(value) and np.isnan(a[key]))
+
+
+def test_runtime_point_times_one_run_and_rejects_an_unknown_shape():
+    params = {"shape": "chain", "n": 5, "z": 10, "ch_max": 0.4}
+    first = experiments.runtime_point(params, np.random.default_rng(0))
+    assert first["seconds"] > 0
+    with pytest.raises(ValueError, match="shape"):
+        experiments.runtime_point(dict(params, shape="ring"), np.random.default_rng(0))
