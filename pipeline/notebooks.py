@@ -35,7 +35,7 @@ from pipeline.paper import paper_of
 from pipeline.parameters import mismatch
 from pipeline.progress import ProgressLine
 from pipeline.report import clear_outputs
-from pipeline.spark import master_url
+from pipeline.spark import BLAS_THREADS, master_url
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +138,13 @@ def parameters_for(
     return params
 
 
+def single_thread_blas() -> dict[str, str]:
+    """One BLAS/OpenMP thread per process unless the user set otherwise: sweeps already run one
+    process per core, and threaded OpenBLAS made each small SciPy optimization (L-BFGS-B on a
+    handful of variables) about 50x slower here through oversubscription."""
+    return {k: os.environ.get(k, "1") for k in BLAS_THREADS}
+
+
 @contextlib.contextmanager
 def _kernel_environment(reports: Path, results: Path | None):
     """A kernel spec for this very interpreter, and the output folders, for the kernels."""
@@ -155,9 +162,8 @@ def _kernel_environment(reports: Path, results: Path | None):
             "{connection_file}",
             "--IPKernelApp.log_level=ERROR",
         ]
-        (spec / "kernel.json").write_text(
-            json.dumps({"argv": argv, "display_name": "stream-ft-repro", "language": "python"})
-        )
+        kernel = {"argv": argv, "display_name": "stream-ft-repro", "language": "python"}
+        (spec / "kernel.json").write_text(json.dumps(kernel | {"env": single_thread_blas()}))
         os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [tmp, saved["JUPYTER_PATH"]]))
         os.environ[paths.REPORTS_ENV] = str(reports)
         if results is not None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 MIN_JAVA = 17
 MASTER_ENV = "SPARK_MASTER"
 UI_ENV = "REPRO_SPARK_UI"  # "0" turns the web UI off (the test suite does)
@@ -89,6 +90,10 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
     # Python workers must use this interpreter (the project's environment) unless told otherwise.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    # Workers inherit one BLAS thread each (pipeline.notebooks.single_thread_blas says why);
+    # a BLAS library already loaded in this process keeps its own setting.
+    for key in BLAS_THREADS:
+        os.environ.setdefault(key, "1")
     url = master_url(master)
     if url.startswith("local"):
         # One machine: bind to loopback instead of warning that the hostname resolves to it.
