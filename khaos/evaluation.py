@@ -13,17 +13,30 @@ def fig3_bars(table: pd.DataFrame) -> pd.DataFrame:
     """Fig. 3's bars: per configuration the share of time above the latency constraint and the
     recovery violations normalised so that Khaos's two bars have the same height (Section IV-D):
     recovery_normalised = recovery_violations_s * (Khaos's latency share / Khaos's violations).
-    Raises ValueError when Khaos has no recovery violation (nothing to align)."""
+
+    When Khaos has no recovery violation (possible on a simulated day) there is nothing to align
+    to; the bars are then aligned on the configuration with the most recovery violations, and
+    ``aligned_to`` names the configuration used. Raises ValueError when no configuration has a
+    recovery violation or the aligning one has no latency violation (no scale at all)."""
     rows = table.set_index("configuration")
-    khaos = rows.loc["Khaos"]
-    if not khaos["recovery_violations_s"] > 0:
-        raise ValueError("Khaos has no recovery violation: the bars cannot be aligned")
-    scale = khaos["latency_violations_fraction"] / khaos["recovery_violations_s"]
+    if "Khaos" not in rows.index:
+        raise ValueError(f"the table has no Khaos row (configurations: {list(rows.index)})")
+    anchor = "Khaos"
+    if not rows.loc[anchor, "recovery_violations_s"] > 0:
+        anchor = rows["recovery_violations_s"].idxmax()
+    ref = rows.loc[anchor]
+    if not (ref["recovery_violations_s"] > 0 and ref["latency_violations_fraction"] > 0):
+        raise ValueError(
+            f"no configuration has both recovery and latency violations to align the bars on "
+            f"(tried {anchor!r})"
+        )
+    scale = ref["latency_violations_fraction"] / ref["recovery_violations_s"]
     return pd.DataFrame(
         {
             "configuration": rows.index,
             "latency_violations_fraction": rows["latency_violations_fraction"].to_numpy(),
             "recovery_normalised": rows["recovery_violations_s"].to_numpy() * scale,
+            "aligned_to": anchor,
         }
     )
 
