@@ -93,21 +93,35 @@ def _hash63(text: str) -> int:
     return int(hashlib.sha256(text.encode()).hexdigest()[:15], 16)
 
 
-def code_version(fn: Callable) -> str:
-    """Hash of the source that defines ``fn``: its whole top-level package when it has one.
+PAPER_PACKAGES = ("fastrecover", "ppa", "incremental", "multilevel", "khaos")
+
+
+def source_files(fn: Callable) -> list[Path]:
+    """The source files whose content versions ``fn``: its whole top-level package when it has
+    one, else its module's file.
 
     Hashing the package rather than the function means a change anywhere in, say, ``multilevel``
-    invalidates cached multilevel sweeps, which is what a changed model should do.
+    invalidates cached multilevel sweeps, which is what a changed model should do. A sweep
+    function in ``pipeline`` may call any paper package, so for it every paper package's source
+    counts too.
     """
     module = sys.modules.get(getattr(fn, "__module__", ""), None)
-    digest = hashlib.sha256(getattr(fn, "__qualname__", repr(fn)).encode())
     top = sys.modules.get(module.__name__.split(".")[0]) if module else None
     if top is not None and getattr(top, "__path__", None):
-        files = sorted(Path(list(top.__path__)[0]).rglob("*.py"))
-    elif module is not None and getattr(module, "__file__", None):
-        files = [Path(module.__file__)]
-    else:
-        files = []
+        folder = Path(list(top.__path__)[0])
+        folders = [folder]
+        if top.__name__ == "pipeline":
+            folders += [folder.parent / name for name in PAPER_PACKAGES]
+        return sorted(f for d in folders for f in d.rglob("*.py"))
+    if module is not None and getattr(module, "__file__", None):
+        return [Path(module.__file__)]
+    return []
+
+
+def code_version(fn: Callable) -> str:
+    """Hash of ``fn``'s name and its source files (``source_files``), or of its own source."""
+    digest = hashlib.sha256(getattr(fn, "__qualname__", repr(fn)).encode())
+    files = source_files(fn)
     for file in files:
         digest.update(file.read_bytes())
     if not files:

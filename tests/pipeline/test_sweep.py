@@ -3,7 +3,8 @@
 import pandas as pd
 import pytest
 
-from pipeline.sweep import SweepError, code_version, sweep
+from pipeline.paths import ROOT
+from pipeline.sweep import SweepError, code_version, source_files, sweep
 from tests.pipeline import sweep_fns
 
 GRID = [{"mu": float(m)} for m in range(7)]
@@ -193,3 +194,12 @@ def test_bad_arguments_raise_value_error_naming_them(kwargs, message, tmp_path):
 def test_code_version_follows_the_defining_source():
     assert code_version(sweep_fns.draws) == code_version(sweep_fns.draws)
     assert code_version(sweep_fns.draws) != code_version(sweep_fns.failing)
+
+
+def test_a_pipeline_sweep_function_is_versioned_by_the_paper_packages_it_may_call():
+    from pipeline import ppa_queries
+
+    files = {f.relative_to(ROOT).as_posix() for f in source_files(ppa_queries.q1_partials)}
+    assert {"pipeline/sweep.py", "ppa/fidelity.py", "khaos/simulate.py"} <= files
+    own = {f.relative_to(ROOT).as_posix() for f in source_files(sweep_fns.draws)}
+    assert "ppa/fidelity.py" not in own
