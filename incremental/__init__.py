@@ -17,6 +17,7 @@ from incremental.placement import (
     Placement,
     RecoveryStep,
     place,
+    query_recovery_times,
     recover_as_nodes_arrive,
 )
 from incremental.problem import (
@@ -40,6 +41,7 @@ __all__ = [
     "place",
     "problem_from_topology",
     "profit_density",
+    "query_recovery_times",
     "recover_as_nodes_arrive",
     "schedule_best_density",
     "schedule_dp",

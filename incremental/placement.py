@@ -13,6 +13,7 @@ paragraph, Section 4.4 and Fig 6).
 Capacities and costs share one unit (CPU percent of a node, Section 2.3).
 """
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
@@ -124,3 +125,62 @@ def recover_as_nodes_arrive(
             )
         )
     return tuple(steps)
+
+
+def query_recovery_times(
+    problem: RecoveryProblem,
+    arrivals: Iterable[tuple[float, float]],
+    *,
+    blocking: bool = False,
+    scheduler: Callable[[RecoveryProblem, float], Schedule] = schedule_best_density,
+    cpu_cap: float = CPU_CAP,
+    alive_free: Sequence[float] = (),
+    restart: float = 0.0,
+    lost: float = 0.0,
+    rho: float = 0.0,
+) -> dict[Hashable, float]:
+    """When each failed query is back (Section 7.2's recovery time, in the model's terms), for
+    plans executed as nodes arrive (``recover_as_nodes_arrive``, Fig 6) or for blocking
+    recovery (``blocking=True``: Section 7's baseline, which waits until every failed partition
+    is placed and rolls the whole topology back to the last global checkpoint).
+
+    A partition placed at time t (the planning event's time: 0 at detection, then its node's
+    arrival) restarts ``restart`` s later from the consistent checkpoint taken ``lost`` s before
+    the failure (Section 4.1), then replays the input of those t + restart + lost seconds while
+    new input keeps arriving: at utilization ``rho`` = λ/μ (input over maximal throughput)
+    catching up takes (t + restart + lost)·rho/(1 - rho). A query is back when all its failed
+    partitions are (blocking: when all failed partitions are); ``math.inf`` if never (the
+    arrivals do not give enough capacity). Times in s after detection, rates in the units of
+    ``arrivals``."""
+    for name, value in (("restart", restart), ("lost", lost)):
+        if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value < math.inf:
+            raise ValueError(f"{name} must be a finite number >= 0; got {value!r}")
+    if isinstance(rho, bool) or not isinstance(rho, Real) or not 0 <= rho < 1:
+        raise ValueError(f"rho must be in [0, 1) (input rate over maximal throughput); got {rho!r}")
+    if blocking:
+
+        def everything(left: RecoveryProblem, R: float) -> Schedule:
+            total = float(left.cost_array.sum())
+            return left.schedule(left.partitions if R + TOLERANCE >= total else ())
+
+        scheduler = everything
+    steps = recover_as_nodes_arrive(
+        problem, arrivals, scheduler=scheduler, cpu_cap=cpu_cap, alive_free=alive_free
+    )
+    placed: dict = {}
+    for step in steps:
+        for p in step.placement.nodes:
+            placed.setdefault(p, step.time)
+    if blocking:
+        t_all = max(placed.values()) if len(placed) == len(problem.costs) else math.inf
+        placed = dict.fromkeys(problem.costs, t_all)
+
+    def back(t: float) -> float:
+        if math.isinf(t):
+            return math.inf
+        return t + restart + (t + restart + lost) * rho / (1 - rho)
+
+    return {
+        q: max(back(placed.get(p, math.inf)) for p in failed)
+        for q, (failed, _) in problem.queries.items()
+    }

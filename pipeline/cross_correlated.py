@@ -1,0 +1,585 @@
+"""Replicate or schedule? One correlated failure of k nodes on a shared scenario, recovered by
+each paper's scheme (notebook ``cross_correlated``).
+
+Schemes, all on the same failure, node arrivals and checkpoint phases (common random numbers):
+- ``PPA-0``, ``PPA-0.5``, ``PPA-1.0`` (Su & Zhou, ICDE 2016): the Fig 10 plans of
+  ``ppa.ppa_plan`` on ``to_ppa(s)``; failed replicated tasks switch to their replicas, failed
+  passive tasks restart from their checkpoints once a new node is ready for them
+  (``ppa.recovery_after_acquisition``). Meanwhile every query emits tentative output whose
+  accuracy is its output task's completeness 1 - IL (Eqs. (1)-(3), ``ppa.fidelity``).
+- ``incremental`` (Su & Zhou, incremental recovery): BestDensity plans as nodes arrive
+  (``incremental.query_recovery_times``); a query outputs again (exactly) once all its failed
+  partitions are back, nothing before.
+- ``blocking``: the incremental paper's baseline: wait until every failed partition is placed,
+  roll back to the last global checkpoint (every ``checkpoint.interval_s``).
+- ``multilevel`` (Jayasekara et al.): blocking recovery from the last level-2 (remote)
+  checkpoint of the two-level optimum (T*, p*) of ``to_multilevel(s)``: level-1 (local)
+  checkpoints do not survive a correlated failure.
+
+Output availability at time t after the failure: the priority-weighted mean over all queries
+(one per output partition) of each query's accuracy (1 when exact, its OF-style completeness
+for PPA's tentative output, 0 without output). Mapping choices (each in ``ASSUMPTIONS``):
+"""
+
+import math
+from functools import cache
+
+import numpy as np
+import pandas as pd
+
+from pipeline import scenarios
+
+DETECTION_S = 1.0  # incremental.engine.EngineConfig.detection_delay: none in either paper
+SYNC_PERIOD_S = 1.0  # PPA's replica sync period: ppa_recovery_latency's Fig 10 default
+SCHEMES = ("PPA-0", "PPA-0.5", "PPA-1.0", "incremental", "blocking", "multilevel")
+ASSUMPTIONS = {
+    "failed nodes": "k nodes drawn uniformly among those holding no source task (PPA Section "
+    "VI-A: sources never fail; incremental: the source log is durable); nested in k (one "
+    "permutation per draw)",
+    "node acquisition": "one new node per failed node, delays of the scenario's law scaled by "
+    "delay_factor, requested at detection; no standby node (scenario resources)",
+    "detection": f"{DETECTION_S} s after the failure for every scheme (incremental engine default)",
+    "PPA replicas": "on their own nodes outside the failing ones; the virtual sink and the "
+    "sources never fail, so they are outside the budget of the plans",
+    "PPA passive placement": "failed passive tasks, in topological order, first fit on the "
+    "alive nodes' spare capacity then on the new nodes in arrival order, under incremental's "
+    "cpu_cap",
+    "PPA latency constants": "ppa.LatencyParams defaults, but selectivity = 1 (the scenario's "
+    "operators), process rate μ = checkpoint.catch_up_rate, restart = "
+    "checkpoint.remote_restart_s, sync period 1 s (Fig 10); window = state_kb / tuple_kb / "
+    "input_rate (an output operator's state in seconds of input); every task's input rate λ_i = "
+    "input_rate, so its catch-up runs at the job's utilization as in the exactly-once schemes",
+    "catch-up": "a restarted partition replays from its checkpoint at maximal throughput "
+    "catch_up_rate while input keeps arriving at input_rate (incremental, blocking, multilevel)",
+    "checkpoints": "incremental and blocking: consistent remote checkpoints every interval_s "
+    "(remote_cost_s each); multilevel: local every T*, remote with probability p2*; PPA: each "
+    "passive task every interval_s, phases uniform",
+    "availability": "tentative (PPA) output counts by its accuracy; exactly-once schemes output "
+    "nothing for a failed query until it is back; queries not failed stay available",
+    "normal-time cost": "replica CPU = the replicated tasks' cpu_share (nodes); buffering = KB "
+    "held for replay (upstream backup until the downstream's checkpoint, replica output until "
+    "the sync trim; the blocking schemes replay from the durable source log only); checkpoint "
+    "overhead = cost per interval over the interval, weighted by the checkpointed tasks' CPU",
+}
+__doc__ += "\n".join(f"- {k}: {v}." for k, v in ASSUMPTIONS.items())
+
+CURVE, SUMMARY, QUERY, ENGINE_CURVE, ENGINE_QUERY = (
+    "curve",
+    "summary",
+    "query",
+    "engine_curve",
+    "engine_query",
+)
+_COLUMNS = (
+    "kind",
+    "scheme",
+    "t",
+    "availability",
+    "query",
+    "recovery_s",
+    "lost_output_s",
+    "t50_s",
+    "t90_s",
+    "t_full_s",
+    "failed_queries",
+    "failed_nodes",
+)
+
+
+def _row(**values) -> dict:
+    row = dict.fromkeys(_COLUMNS, math.nan)
+    row.update(kind=None, scheme=None, query=None, failed_nodes=None)
+    row.update(values)
+    return row
+
+
+def _source_ops(s) -> set[str]:
+    return {op.name for op in s.topology.operators if not s.topology.upstream(op.name)}
+
+
+@cache
+def setup(name: str) -> dict:
+    """What every draw of scenario ``name`` shares: the mappings, the PPA plans, the multilevel
+    optimum, the candidate nodes and the loads."""
+    from multilevel.optimize import optimal
+    from ppa import LatencyParams, ppa_plan
+
+    s = scenarios.load(name)
+    topo = s.topology
+    where = scenarios.placement(s)
+    sources = _source_ops(s)
+    source_nodes = {node for (op, _), node in where.items() if op in sources}
+    nodes = [f"n{k}" for k in range(s.resources.nodes)]
+    candidates = [n for n in nodes if n not in source_nodes and n in where.values()]
+    if not candidates:
+        raise ValueError(
+            f"scenario {name!r}: every node holds a source task; the PPA model needs sources "
+            f"that never fail (Section VI-A)"
+        )
+    ppa_topology, fractions = scenarios.to_ppa(s)
+    never_fail = {t for t in ppa_topology.tasks if t.split("[")[0] in sources} | (
+        {"sink[0]"} if s.papers["ppa"]["virtual_sink"] else set()
+    )
+    plans = {
+        "PPA-0" if f == 0 else f"PPA-{f:.1f}": frozenset(ppa_plan(ppa_topology, f) - never_fail)
+        for f in fractions
+    }
+    load = {n: 0.0 for n in nodes}
+    for (op, _), node in where.items():
+        load[node] += topo.operator(op).cpu_share
+    outputs = [op for op in topo.operators if op.output]
+    rate = topo.input_rate
+    window = max(op.state_kb / op.tuple_kb for op in outputs) / rate
+    params = LatencyParams(
+        selectivity=1.0,
+        source_nodes=max(1, sum(op.parallelism for op in topo.operators if op.name in sources)),
+        process_rate=s.checkpoint.catch_up_rate,
+        restart=s.checkpoint.remote_restart_s,
+    )
+    ml = optimal(scenarios.to_multilevel(s, levels=2))
+    return {
+        "scenario": s,
+        "where": where,
+        "candidates": candidates,
+        "nodes": nodes,
+        "load": load,
+        "ppa_topology": ppa_topology,
+        "plans": plans,
+        "window": window,
+        "latency_params": params,
+        "multilevel": ml,
+        # One utilization for every task: the scenario gives the job's maximal throughput only.
+        "input_rates": {t: rate for t in ppa_topology.tasks if t not in never_fail},
+        "rho": rate / s.checkpoint.catch_up_rate,
+        "cap": s.papers["incremental"]["cpu_cap"],
+        "output_tasks": [f"{op.name}[{i}]" for op in outputs for i in range(op.parallelism)],
+        "priority": s.papers["incremental"]["priority"],
+    }
+
+
+def _acquisition(s, u: np.ndarray, factor: float) -> np.ndarray:
+    r = s.resources
+    if r.acquisition_law == "fixed":
+        return np.full(u.shape, r.acquisition_low_s * factor)
+    return factor * (r.acquisition_low_s + (r.acquisition_high_s - r.acquisition_low_s) * u)
+
+
+def _steps(events: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(events, kind="stable")
+    return events[order], values[order]
+
+
+def _summarize(times: np.ndarray, avail: np.ndarray) -> dict:
+    """Exact figures of a right-continuous step curve A (value avail[j] on [times[j],
+    times[j+1]), 1 after the last): lost output ∫(1 - A) dt and the first times A reaches 0.5,
+    0.9 and 1."""
+    widths = np.diff(np.append(times, times[-1]))
+    lost = float(np.sum((1 - avail) * widths))
+
+    def first(level):
+        hit = np.flatnonzero(avail >= level - 1e-12)
+        return float(times[hit[0]]) if hit.size else float(times[-1])
+
+    return {"lost_output_s": lost, "t50_s": first(0.5), "t90_s": first(0.9), "t_full_s": first(1.0)}
+
+
+def _curve(times: np.ndarray, avail: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    at = np.searchsorted(times, grid, side="right") - 1
+    return np.where(at >= 0, avail[np.clip(at, 0, None)], avail[0])
+
+
+def _query_curve(back: dict, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
+    """Availability steps when failed query q returns exactly at back[q] (s after failure)."""
+    up = n_queries - len(back)
+    finite = np.sort([b for b in back.values() if math.isfinite(b)])
+    times = np.concatenate([[0.0], finite])
+    avail = (up + np.arange(len(times))) / n_queries
+    return times, avail
+
+
+def _ppa_times(su, failed_tasks, active, ready, phases) -> dict[str, float]:
+    from ppa import recovery_after_acquisition
+
+    s = su["scenario"]
+    times = recovery_after_acquisition(
+        su["ppa_topology"],
+        failed=failed_tasks,
+        active=active,
+        ready=ready,
+        rate=s.topology.input_rate,
+        window=su["window"],
+        checkpoint_interval=s.checkpoint.interval_s,
+        sync_period=SYNC_PERIOD_S,
+        phases=phases,
+        params=su["latency_params"],
+        input_rates=su["input_rates"],
+    )
+    return {t: DETECTION_S + float(v[0]) for t, v in times.items()}
+
+
+def _ppa_curve(su, failed_tasks, back: dict[str, float]):
+    """Availability steps of PPA's tentative output: at each event the alive tasks are those
+    not failed or back, and each query's accuracy is its output task's completeness."""
+    from ppa.fidelity import completeness
+
+    topo = su["ppa_topology"]
+    times = np.unique(np.concatenate([[0.0], list(back.values())]))
+    alive = np.ones((len(times), len(topo.tasks)), dtype=bool)
+    index = {t: k for k, t in enumerate(topo.tasks)}
+    for task in failed_tasks:
+        alive[:, index[task]] = times >= back[task]
+    a = np.concatenate(completeness(topo, alive), axis=1)
+    outputs = [index[t] for t in su["output_tasks"]]
+    per_query = a[:, outputs]
+    return times, per_query.mean(axis=1), dict(zip(su["output_tasks"], per_query.T, strict=True))
+
+
+def _place_passive(su, passive: list[str], alive_free: list[float], arrivals: np.ndarray):
+    """First fit, topological order, alive spare capacity first (ready 0) then new nodes in
+    arrival order; a task that fits nowhere takes the last arrival (overcommitted)."""
+    topo = su["scenario"].topology
+    bins = [(0.0, f) for f in alive_free] + [(float(t), su["cap"]) for t in np.sort(arrivals)]
+    room = [c for _, c in bins]
+    ready = {}
+    for task in passive:  # ppa topology order is topological
+        cost = topo.operator(task.split("[")[0]).cpu_share
+        fit = next((b for b, r in enumerate(room) if r + 1e-9 >= cost), None)
+        if fit is None:
+            ready[task] = float(bins[-1][0]) if bins else 0.0
+            continue
+        room[fit] -= cost
+        ready[task] = bins[fit][0]
+    return ready
+
+
+def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
+    """Sweep function: one correlated failure of ``k`` nodes of scenario ``scenario`` with node
+    acquisition delays scaled by ``delay_factor``; every scheme on the same draws. Rows: the
+    availability curve of each scheme on a grid of ``step_s`` up to ``horizon_s`` (kind
+    "curve"), its exact summary ("summary": lost output ∫(1-A) dt in s of full output, times to
+    A >= 0.5, 0.9, 1), per failed query the time its output is exact again ("query"), and with
+    ``engine`` (incremental_fig9 only) the engine's timelines of incremental and blocking
+    recovery on the same failure and arrivals ("engine_curve", "engine_query";
+    ``engine_rate`` hashtags/s)."""
+    from incremental import query_recovery_times
+    from ppa import Phases
+
+    for name in ("scenario", "k", "delay_factor", "horizon_s", "step_s", "engine", "engine_rate"):
+        if name not in params:
+            raise ValueError(f"params must give {name!r}")
+    su = setup(params["scenario"])
+    s = su["scenario"]
+    k, factor = params["k"], params["delay_factor"]
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= len(su["candidates"]):
+        raise ValueError(f"k must be an integer in [1, {len(su['candidates'])}]; got {k!r}")
+    if not 0 <= factor < math.inf:
+        raise ValueError(f"delay_factor must be finite and >= 0; got {factor!r}")
+    # Draws of fixed sizes in a fixed order: the same numbers at every (k, delay_factor).
+    perm = rng.permutation(len(su["candidates"]))
+    u_acquisition = rng.random(len(su["candidates"]))
+    phases = Phases.draw(su["ppa_topology"], 1, rng)
+    u_checkpoint = rng.random()
+    ml = su["multilevel"]
+    geometric = rng.geometric(ml.p[-1])
+    failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
+    acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
+    arrivals = [(float(t), 1.0) for t in np.sort(acquisition)]
+    alive = [n for n in su["nodes"] if n not in failed_nodes]
+    alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
+    n_queries = len(su["output_tasks"])
+    grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
+    rows, common = [], {"failed_nodes": ",".join(failed_nodes)}
+
+    def emit(scheme, times, avail, failed_queries):
+        rows.extend(
+            _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
+            for t, a in zip(grid, _curve(times, avail, grid), strict=True)
+        )
+        rows.append(
+            _row(
+                kind=SUMMARY,
+                scheme=scheme,
+                failed_queries=failed_queries,
+                **_summarize(times, avail),
+                **common,
+            )
+        )
+
+    # Exactly-once schemes (incremental paper's problem; times after detection).
+    problem = scenarios.to_incremental(s, failed_nodes)
+    interval = s.checkpoint.interval_s
+    lost = {
+        "incremental": u_checkpoint * interval,
+        "blocking": u_checkpoint * interval,
+        "multilevel": ml.T * (geometric - 1 + u_checkpoint),
+    }
+    for scheme in ("incremental", "blocking", "multilevel"):
+        back = query_recovery_times(
+            problem,
+            arrivals,
+            blocking=scheme != "incremental",
+            cpu_cap=su["cap"],
+            alive_free=alive_free,
+            restart=s.checkpoint.remote_restart_s,
+            lost=lost[scheme],
+            rho=su["rho"],
+        )
+        back = {q[0] if isinstance(q, tuple) else q: DETECTION_S + t for q, t in back.items()}
+        times, avail = _query_curve(back, n_queries)
+        emit(scheme, times, avail, len(back))
+        rows.extend(
+            _row(kind=QUERY, scheme=scheme, query=str(q), recovery_s=t, **common)
+            for q, t in back.items()
+        )
+    # PPA plans.
+    failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in failed_nodes)
+    for scheme, plan in su["plans"].items():
+        active = plan & set(failed_tasks)
+        passive = [t for t in su["ppa_topology"].tasks if t in failed_tasks and t not in active]
+        ready = _place_passive(su, passive, alive_free, acquisition)
+        back = _ppa_times(su, failed_tasks, active, ready, phases)
+        times, avail, per_query = _ppa_curve(su, failed_tasks, back)
+        failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
+        emit(scheme, times, avail, failed_queries)
+        for task, acc in per_query.items():
+            if acc[0] < 1:
+                exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]
+                rows.append(
+                    _row(
+                        kind=QUERY,
+                        scheme=scheme,
+                        query=task.split("[")[0],
+                        recovery_s=float(exact),
+                        **common,
+                    )
+                )
+    if params["engine"]:
+        rows += _engine_rows(params, su, failed_nodes, acquisition, rng, common)
+    return rows
+
+
+def _engine_rows(params, su, failed_nodes, acquisition, rng, common) -> list[dict]:
+    """The incremental engine's Fig 9 timelines (incremental.timelines.fig9_run) on the same
+    failure and node delays, incremental and blocking on one shared stream."""
+    from incremental import timelines
+
+    s = su["scenario"]
+    if s.name != "incremental_fig9" or scenarios.placement(s) != timelines.fig9_placement():
+        raise ValueError("engine=True needs the incremental_fig9 scenario (the engine's Fig 9)")
+    t_fail, warmup = 80.0, 40.0
+    end = t_fail + params["horizon_s"] + 2 * timelines.MERGE_WINDOW
+    rate = params["engine_rate"]
+    tweet_rate = rate / timelines.HASHTAGS_PER_TWEET
+    stream = timelines.hashtag_stream(int(end * tweet_rate), tweet_rate, rng)
+    rows = []
+    for scheme in ("incremental", "blocking"):
+        topology, result = timelines.fig9_run(
+            scheme=scheme,
+            killed=tuple(failed_nodes),
+            rate=rate,
+            rho=su["rho"],
+            acquisition=np.asarray(acquisition),
+            t_fail=t_fail,
+            end=end,
+            rng=rng,
+            stream=stream,
+        )
+        rl = timelines.relative_latency(
+            result, topology, t_fail=t_fail, warmup=warmup, horizon=end - 2 * timelines.MERGE_WINDOW
+        )
+        per_bin = rl[rl["bin_start"] >= t_fail].groupby("bin_start")["available"].mean()
+        rows.extend(
+            _row(
+                kind=ENGINE_CURVE,
+                scheme=scheme,
+                t=float(b - t_fail),
+                availability=float(a),
+                **common,
+            )
+            for b, a in per_bin.items()
+        )
+        failed_ops = {op for (op, _), n in su["where"].items() if n in failed_nodes}
+        failed = [q for q in rl["query"].unique() if failed_ops & ({q} | set(_closure(s, q)))]
+        rec = timelines.recovery_times(rl[rl["query"].isin(failed)], t_fail)
+        rows.extend(
+            _row(kind=ENGINE_QUERY, scheme=scheme, query=str(q), recovery_s=float(t), **common)
+            for q, t in rec.items()
+        )
+    return rows
+
+
+def _closure(s, name: str) -> set[str]:
+    ups = set(s.topology.upstream(name))
+    for up in list(ups):
+        ups |= _closure(s, up)
+    return ups
+
+
+def normal_costs(name: str) -> pd.DataFrame:
+    """Each scheme's normal-time cost on scenario ``name`` (ASSUMPTIONS["normal-time cost"]):
+    replica CPU (node equivalents and share of the job's CPU), buffering (KB held for replay)
+    and checkpoint overhead (share of the job's time spent checkpointing)."""
+    su = setup(name)
+    s, topo = su["scenario"], su["scenario"].topology
+    rates = topo.input_rates()
+    ops = {op.name: op for op in topo.operators}
+    sources = _source_ops(s)
+    tasks = [(op.name, i) for op in topo.operators for i in range(op.parallelism)]
+    total_cpu = sum(ops[op].cpu_share for op, _ in tasks)
+    checkpointed = [(op, i) for op, i in tasks if op not in sources]
+    c, interval = s.checkpoint, s.checkpoint.interval_s
+
+    def out_kb(op):  # KB/s one task of op emits
+        o = ops[op]
+        return rates[op] * o.selectivity / o.parallelism * o.tuple_kb
+
+    def in_kb(op):  # KB/s one task of op receives
+        return sum(out_kb(u) * ops[u].parallelism for u in topo.upstream(op)) / ops[op].parallelism
+
+    def ckpt_share(which):
+        cpu = sum(ops[op].cpu_share for op, _ in which)
+        return c.remote_cost_s / interval * cpu / total_cpu
+
+    rows = []
+    for scheme, plan in su["plans"].items():
+        replicated = [(op, i) for op, i in tasks if f"{op}[{i}]" in plan]
+        passive = [t for t in checkpointed if t not in replicated]
+        rows.append(
+            {
+                "scheme": scheme,
+                "replica_cpu_nodes": sum(ops[op].cpu_share for op, _ in replicated),
+                "buffer_kb": sum(in_kb(op) * interval for op, _ in passive)
+                + sum(out_kb(op) * SYNC_PERIOD_S for op, _ in replicated),
+                "checkpoint_overhead": ckpt_share(passive),
+                "checkpoint_interval_s": interval,
+            }
+        )
+    rows.append(
+        {
+            "scheme": "incremental",
+            "replica_cpu_nodes": 0.0,
+            "buffer_kb": sum(in_kb(op) * interval for op, _ in checkpointed),
+            "checkpoint_overhead": ckpt_share(checkpointed),
+            "checkpoint_interval_s": interval,
+        }
+    )
+    rows.append(
+        {
+            "scheme": "blocking",
+            "replica_cpu_nodes": 0.0,
+            "buffer_kb": 0.0,
+            "checkpoint_overhead": ckpt_share(checkpointed),
+            "checkpoint_interval_s": interval,
+        }
+    )
+    ml = su["multilevel"]
+    per_t = sum(p * cost for p, cost in zip(ml.p, (c.local_cost_s, c.remote_cost_s), strict=True))
+    rows.append(
+        {
+            "scheme": "multilevel",
+            "replica_cpu_nodes": 0.0,
+            "buffer_kb": 0.0,
+            "checkpoint_overhead": per_t / ml.T,
+            "checkpoint_interval_s": ml.T / ml.p[-1],
+        }
+    )
+    frame = pd.DataFrame(rows)
+    frame.insert(2, "replica_cpu_share", frame["replica_cpu_nodes"] / total_cpu)
+    return frame.set_index("scheme").loc[list(SCHEMES)].reset_index()
+
+
+def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per (k, delay_factor, scheme): mean and 95% CI (normal, over draws) of lost output and
+    time to full output, and the mean times to 50% and 90%."""
+    from pipeline.scorecard import mean_ci
+
+    part = frame[frame["kind"] == SUMMARY]
+    rows = []
+    for (k, f, scheme), g in part.groupby(["k", "delay_factor", "scheme"], sort=False):
+        lost, lost_lo, lost_hi = mean_ci(g["lost_output_s"])
+        full, full_lo, full_hi = mean_ci(g["t_full_s"])
+        rows.append(
+            {
+                "k": k,
+                "delay_factor": f,
+                "scheme": scheme,
+                "draws": len(g),
+                "lost_output_s": lost,
+                "lost_ci_low": lost_lo,
+                "lost_ci_high": lost_hi,
+                "t50_s": g["t50_s"].mean(),
+                "t90_s": g["t90_s"].mean(),
+                "t_full_s": full,
+                "t_full_ci_low": full_lo,
+                "t_full_ci_high": full_hi,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def mean_curves(frame: pd.DataFrame, kind: str = CURVE) -> pd.DataFrame:
+    """Mean availability per (k, delay_factor, scheme, t) over draws, with its 95% t CI (as
+    pipeline.scorecard.mean_ci) clipped to [0, 1] (availability is bounded; NaN with one draw)."""
+    from scipy import stats
+
+    from pipeline.scorecard import CONFIDENCE
+
+    part = frame[frame["kind"] == kind]
+    g = part.groupby(["k", "delay_factor", "scheme", "t"])["availability"]
+    out = g.agg(availability="mean", sd="std", draws="count").reset_index()
+    dof = (out["draws"] - 1).where(out["draws"] > 1)
+    half = stats.t.ppf(0.5 + CONFIDENCE / 2, dof) * out["sd"] / np.sqrt(out["draws"])
+    out["ci_low"] = (out["availability"] - half).clip(lower=0.0)
+    out["ci_high"] = (out["availability"] + half).clip(upper=1.0)
+    return out[["k", "delay_factor", "scheme", "t", "availability", "ci_low", "ci_high", "draws"]]
+
+
+def paired_differences(frame: pd.DataFrame, pairs, metric: str = "lost_output_s") -> pd.DataFrame:
+    """Per (k, delay_factor) and (scheme, baseline) pair: mean and 95% CI of the paired
+    difference scheme - baseline of ``metric`` over draws (the same failure and arrivals)."""
+    from pipeline.scorecard import mean_ci
+
+    part = frame[frame["kind"] == SUMMARY]
+    wide = part.pivot_table(
+        index=["k", "delay_factor", "iteration"], columns="scheme", values=metric
+    )
+    rows = []
+    for (k, f), g in wide.groupby(level=["k", "delay_factor"]):
+        for scheme, base in pairs:
+            mean, lo, hi = mean_ci(g[scheme] - g[base])
+            rows.append(
+                {
+                    "k": k,
+                    "delay_factor": f,
+                    "scheme": scheme,
+                    "baseline": base,
+                    "metric": metric,
+                    "difference": mean,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "draws": len(g),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def engine_comparison(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per scheme (incremental, blocking) and failed query: mean time its output is back, by the
+    model and by the engine (on the same draws), and their mean paired difference."""
+    out = []
+    for scheme in ("incremental", "blocking"):
+        model = frame[(frame["kind"] == QUERY) & (frame["scheme"] == scheme)]
+        engine = frame[(frame["kind"] == ENGINE_QUERY) & (frame["scheme"] == scheme)]
+        both = model.merge(engine, on=["iteration", "query"], suffixes=("_model", "_engine"))
+        for query, g in both.groupby("query"):
+            out.append(
+                {
+                    "scheme": scheme,
+                    "query": query,
+                    "draws": len(g),
+                    "model_s": g["recovery_s_model"].mean(),
+                    "engine_s": g["recovery_s_engine"].mean(),
+                    "engine_minus_model_s": (g["recovery_s_engine"] - g["recovery_s_model"]).mean(),
+                }
+            )
+    return pd.DataFrame(out)
