@@ -277,7 +277,9 @@ def forecast_change(thr_history, params: MethodParams = DEFAULT_METHOD) -> float
     """Relative change of the throughput forecast ``forecast_steps`` steps ahead against the last
     step's mean: ARIMA(2,2,2) without constant on ``forecast_step_s`` s means of the last
     ``forecast_history_s`` s (statsmodels' innovations MLE, which gives the state-space MLE's
-    forecasts within 0.1% here at a fraction of its time; the artifact fits CSS-ML)."""
+    forecasts within 0.1% here at a fraction of its time; the artifact fits CSS-ML). Where the
+    innovations MLE ends at non-invertible MA parameters (statsmodels raises), the state-space MLE
+    is fitted instead."""
     from statsmodels.tsa.arima.model import ARIMA
 
     x = np.asarray(thr_history, dtype=float)[-params.forecast_history_s :]
@@ -293,7 +295,11 @@ def forecast_change(thr_history, params: MethodParams = DEFAULT_METHOD) -> float
         return (ahead - means[-1]) / means[-1] if means[-1] > 0 else 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter on 60 points
-        fit = ARIMA(means, order=params.arima_order, trend="n").fit(method="innovations_mle")
+        model = ARIMA(means, order=params.arima_order, trend="n")
+        try:
+            fit = model.fit(method="innovations_mle")
+        except ValueError:  # non-invertible MA estimates (e.g. a catch-up spike in the hour)
+            fit = model.fit()
         ahead = float(fit.forecast(params.forecast_steps)[-1])
     return (ahead - means[-1]) / means[-1] if means[-1] > 0 else 0.0
 

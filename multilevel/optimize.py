@@ -233,6 +233,22 @@ def lambert_w_optimum(system: System, tol: float = 1e-10, max_iter: int = 500) -
     return Optimum(T=T, p=p, U=float(utilization(T, p, system)), converged=converged)
 
 
+def first_order_interval(system: System, daly: bool = True) -> float:
+    """Young's / Daly's first-order optimum interval of one checkpoint kind that recovers every
+    failure, in this model's convention (T = time between checkpoint starts, U = (T - c)/T_eff):
+
+        T = c + sqrt(2 c (M + r))   (Daly 2003, ref. [9] of Khaos),  T = c + sqrt(2 c M)  (Young)
+
+    with M = 1/Λ the mean time between failures of any level (Λ = Σ λ_l), c and r the highest
+    level's checkpoint and restart costs (the one kind that survives every failure, as in the
+    single-level baseline of Eq. (11)). ``daly=False`` gives Young's (ref. [19] of Jayasekara et
+    al.), which drops r. Both approximate the optimum of Eq. (11) for L = 1 to first order in
+    sqrt(Λc): their relative error vanishes as Λc -> 0 (tests). Units: s."""
+    lam = sum(system.lam)
+    c, r = system.c[-1], system.r[-1]
+    return float(c + np.sqrt(2 * c * (1 / lam + (r if daly else 0.0))))
+
+
 def _require_two_levels(system: System) -> None:
     if system.levels != 2:
         raise ValueError(
