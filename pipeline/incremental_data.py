@@ -28,8 +28,13 @@ def _uniform(seed: int, *columns) -> F.Column:
     return (F.pmod(h, F.lit(_MANTISSA)) + F.lit(0.5)) / F.lit(float(_MANTISSA))
 
 
-def hashtags(spark: SparkSession, *, tweets: int = timelines.TWEETS, seed: int = 0,
-             tweet_rate: float = timelines.PAPER_TWEET_RATE) -> DataFrame:
+def hashtags(
+    spark: SparkSession,
+    *,
+    tweets: int = timelines.TWEETS,
+    seed: int = 0,
+    tweet_rate: float = timelines.PAPER_TWEET_RATE,
+) -> DataFrame:
     """One row per hashtag: tweet, j (its position in the tweet), ts = tweet / tweet_rate,
     hashtag (Zipf-1 rank), key = hashtag · SHARDS + tweet mod SHARDS (the engine's source key),
     and the two uniforms it was drawn from (u_count, u_rank)."""
@@ -44,14 +49,22 @@ def hashtags(spark: SparkSession, *, tweets: int = timelines.TWEETS, seed: int =
     frame = frame.withColumn("j", F.explode(F.sequence(F.lit(0), (count - 1).cast("int"))))
     frame = frame.withColumn("u_rank", _uniform(seed, F.col("tweet"), F.col("j")))
     rank = F.floor(F.pow(F.lit(timelines.VOCABULARY + 1.0), F.col("u_rank"))).cast("long")
-    return (frame.withColumn("hashtag", rank)
-            .withColumn("key", rank * timelines.SHARDS + F.pmod(F.col("tweet"),
-                                                                F.lit(timelines.SHARDS)))
-            .withColumn("ts", F.col("tweet") / F.lit(float(tweet_rate))))
+    return (
+        frame.withColumn("hashtag", rank)
+        .withColumn(
+            "key", rank * timelines.SHARDS + F.pmod(F.col("tweet"), F.lit(timelines.SHARDS))
+        )
+        .withColumn("ts", F.col("tweet") / F.lit(float(tweet_rate)))
+    )
 
 
-def write_hashtags(spark: SparkSession, *, tweets: int = timelines.TWEETS, seed: int = 0,
-                   tweet_rate: float = timelines.PAPER_TWEET_RATE) -> Path:
+def write_hashtags(
+    spark: SparkSession,
+    *,
+    tweets: int = timelines.TWEETS,
+    seed: int = 0,
+    tweet_rate: float = timelines.PAPER_TWEET_RATE,
+) -> Path:
     """The data set as Parquet under data/raw/incremental (rebuilt if missing)."""
     target = paths.RAW_DATA / "incremental" / f"hashtags_{tweets}_{seed}_{tweet_rate:g}.parquet"
     if not target.exists():
@@ -65,18 +78,25 @@ def write_hashtags(spark: SparkSession, *, tweets: int = timelines.TWEETS, seed:
 
 def statistics(frame: DataFrame) -> dict:
     """Tweets, hashtags and distinct hashtags, the three numbers of Section 7."""
-    row = frame.agg(F.countDistinct("tweet").alias("tweets"), F.count("*").alias("hashtags"),
-                    F.countDistinct("hashtag").alias("distinct")).first()
-    return {"tweets": int(row["tweets"]), "hashtags": int(row["hashtags"]),
-            "distinct": int(row["distinct"])}
+    row = frame.agg(
+        F.countDistinct("tweet").alias("tweets"),
+        F.count("*").alias("hashtags"),
+        F.countDistinct("hashtag").alias("distinct"),
+    ).first()
+    return {
+        "tweets": int(row["tweets"]),
+        "hashtags": int(row["hashtags"]),
+        "distinct": int(row["distinct"]),
+    }
 
 
 def engine_stream(frame: DataFrame, end: float) -> list:
     """The engine's source records (ts, key, (tweet, j)) of the hashtags with ts < end."""
     rows = frame.where(F.col("ts") < end).select("ts", "key", "tweet", "j").toPandas()
-    return [(float(t), int(k), (int(i), int(n)))
-            for t, k, i, n in zip(rows["ts"], rows["key"], rows["tweet"], rows["j"],
-                                  strict=True)]
+    return [
+        (float(t), int(k), (int(i), int(n)))
+        for t, k, i, n in zip(rows["ts"], rows["key"], rows["tweet"], rows["j"], strict=True)
+    ]
 
 
 def oracle_window_counts(spark: SparkSession, frame: DataFrame, end: float) -> pd.DataFrame:
@@ -89,39 +109,49 @@ def oracle_window_counts(spark: SparkSession, frame: DataFrame, end: float) -> p
     parts = []
     for a, (size, slide) in enumerate(timelines.AGGREGATE_WINDOWS):
         span = round(size / slide)
-        parts.append(spark.sql(f"""
+        parts.append(
+            spark.sql(f"""
             SELECT 'O{a}' AS operator, w AS window, hashtag,
                    (w + {span}) * CAST({slide} AS DOUBLE) AS window_end, COUNT(*) AS count
             FROM incremental_hashtags
             LATERAL VIEW explode(sequence(CAST(floor(ts / {slide}) AS BIGINT) - {span - 1},
                                           CAST(floor(ts / {slide}) AS BIGINT))) v AS w
-            GROUP BY w, hashtag"""))
+            GROUP BY w, hashtag""")
+        )
     aggregates = parts[0]
     for part in parts[1:]:
         aggregates = aggregates.unionByName(part)
+    aggregates = aggregates.cache()  # read by O0-O3's rows and by every merge below
     aggregates.createOrReplaceTempView("incremental_aggregates")
     width = timelines.MERGE_WINDOW
     for i, combo in enumerate(timelines.COMBINATIONS):
         names = ", ".join(f"'O{a}'" for a in combo)
-        parts.append(spark.sql(f"""
+        parts.append(
+            spark.sql(f"""
             SELECT 'O{4 + i}' AS operator, CAST(floor(window_end / {width}) AS BIGINT) AS window,
                    hashtag,
                    (CAST(floor(window_end / {width}) AS BIGINT) + 1) * CAST({width} AS DOUBLE)
                        AS window_end,
                    COUNT(*) AS count
             FROM incremental_aggregates WHERE operator IN ({names})
-            GROUP BY CAST(floor(window_end / {width}) AS BIGINT), hashtag"""))
-    result = parts[0]
-    for part in parts[1:]:
+            GROUP BY CAST(floor(window_end / {width}) AS BIGINT), hashtag""")
+        )
+    result = aggregates  # O0-O3 from the cache, then the merges
+    for part in parts[len(timelines.AGGREGATE_WINDOWS) :]:
         result = result.unionByName(part)
-    return result.toPandas()
+    try:
+        return result.toPandas()
+    finally:
+        aggregates.unpersist()
 
 
 def engine_window_counts(outputs: dict) -> pd.DataFrame:
     """The engine's sink (RunResult.outputs) in the oracle's columns."""
-    rows = [(name, uid[1], key, end, value)
-            for name, results in outputs.items()
-            for uid, (key, end, value) in results.items()]
+    rows = [
+        (name, uid[1], key, end, value)
+        for name, results in outputs.items()
+        for uid, (key, end, value) in results.items()
+    ]
     return pd.DataFrame(rows, columns=["operator", "window", "hashtag", "window_end", "count"])
 
 
@@ -129,10 +159,16 @@ def compare_with_oracle(engine: pd.DataFrame, oracle: pd.DataFrame) -> dict:
     """Results missing from the engine, extra in it, and present in both with another end or
     count; all zero is exactly-once output."""
     key = ["operator", "window", "hashtag"]
-    both = engine.merge(oracle, on=key, how="outer", suffixes=("_engine", "_oracle"),
-                        indicator=True)
+    both = engine.merge(
+        oracle, on=key, how="outer", suffixes=("_engine", "_oracle"), indicator=True
+    )
     matched = both[both["_merge"] == "both"]
-    wrong = ((matched["count_engine"] != matched["count_oracle"])
-             | (matched["window_end_engine"] != matched["window_end_oracle"]))
-    return {"results": len(oracle), "missing": int((both["_merge"] == "right_only").sum()),
-            "extra": int((both["_merge"] == "left_only").sum()), "wrong": int(wrong.sum())}
+    wrong = (matched["count_engine"] != matched["count_oracle"]) | (
+        matched["window_end_engine"] != matched["window_end_oracle"]
+    )
+    return {
+        "results": len(oracle),
+        "missing": int((both["_merge"] == "right_only").sum()),
+        "extra": int((both["_merge"] == "left_only").sum()),
+        "wrong": int(wrong.sum()),
+    }

@@ -35,10 +35,11 @@ def work_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("streaming")
 
 
-@pytest.fixture(scope="module")
-def runs(work_dir):
-    # One grid: the standby that restarts the first deployment runs the second one's query.
-    grid = profile_grid(TRIGGERS, SHORT, progress=False, work_dir=work_dir)
+@pytest.fixture(scope="module", params=[None, 3.0], ids=["sequential", "concurrent"])
+def runs(request, work_dir):
+    # Sequential: the standby that restarts the first deployment runs the second one's query.
+    # Concurrent (as khaos_spark_profiling runs it): every deployment at once, 3 s apart.
+    grid = profile_grid(TRIGGERS, SHORT, progress=False, work_dir=work_dir, stagger_s=request.param)
     return {run.params.trigger_s: run for run in grid}
 
 
@@ -231,6 +232,8 @@ def test_bad_parameters_raise_naming_them(changes, name):
 def test_bad_workload_grid_and_detector_inputs_raise_naming_them():
     with pytest.raises(ValueError, match="trigger_intervals"):
         profile_grid([], SHORT)
+    with pytest.raises(ValueError, match="stagger_s"):
+        profile_grid(TRIGGERS, SHORT, stagger_s=-1.0)
     with pytest.raises(ValueError, match="mean_rate"):
         scaled_workload([1.0], mean_rate=0.0)
     with pytest.raises(ValueError, match="throughput"):
