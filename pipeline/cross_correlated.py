@@ -5,7 +5,7 @@ Schemes, all on the same failure, node arrivals and checkpoint phases (common ra
 - ``PPA-0``, ``PPA-0.5``, ``PPA-1.0`` (Su & Zhou, ICDE 2016): the Fig 10 plans of
   ``ppa.ppa_plan`` on ``to_ppa(s)``; failed replicated tasks switch to their replicas, failed
   passive tasks restart from their checkpoints once a new node is ready for them
-  (``ppa.recovery_after_acquisition``). Meanwhile every query emits tentative output whose
+  (``ppa.recovery_times`` with ``ready``). Meanwhile every query emits tentative output whose
   accuracy is its output task's completeness 1 - IL (Eqs. (1)-(3), ``ppa.fidelity``).
 - ``incremental`` (Su & Zhou, incremental recovery): BestDensity plans as nodes arrive
   (``incremental.query_recovery_times``); a query outputs again (exactly) once all its failed
@@ -198,10 +198,10 @@ def _query_curve(back: dict, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _ppa_times(su, failed_tasks, active, ready, phases) -> dict[str, float]:
-    from ppa import recovery_after_acquisition
+    from ppa import recovery_times
 
     s = su["scenario"]
-    times = recovery_after_acquisition(
+    times = recovery_times(
         su["ppa_topology"],
         failed=failed_tasks,
         active=active,

@@ -209,10 +209,26 @@ def recovery_times(
     sync_period: float,
     phases: Phases,
     params: LatencyParams = LatencyParams(),
+    ready: Mapping[str, float | np.ndarray] | None = None,
+    input_rates: Mapping[str, float] | None = None,
 ) -> dict[str, np.ndarray]:
     """Latency (s after detection, one value per draw of ``phases``) of each failed task when
     the tasks ``failed`` fail together: those in ``active`` recover from their active replicas,
-    the others from checkpoints (module docstring)."""
+    the others from checkpoints (module docstring).
+
+    Without standby nodes (``ready``), a failed passive task can restart only once a node for it
+    is ready, ``ready[task]`` s after detection (a number, or one per draw of ``phases``; tasks
+    not named are ready at once). Active replicas run on their own nodes and need none (Section
+    II-B), so ``ready`` must not name them. With d_i = ready[i]:
+    s_i = max(d_i + begin_i + restart + load_i, s_j) and
+    f_i = max(s_i + λ_i·a_i·C/μ + λ_i·d_i/(μ - λ_i), f_j) over failed passive upstream tasks j:
+    the input that queued while i waited for its node, λ_i·d_i, is caught up at the spare rate
+    μ - λ_i (the input arriving during the short restart and reprocessing is neglected). The
+    checkpoint loads share ``store_bandwidth`` as if concurrent, which overstates contention
+    when arrivals are spread (loads are small next to minutes of waiting).
+
+    ``input_rates`` overrides a task's input rate λ_i (in (0, process_rate)): the flow model
+    splits a task's output over its outgoing streams, which a broadcast edge does not."""
     rate, window = _positive("rate", rate), _positive("window", window)
     interval = _positive("checkpoint_interval", checkpoint_interval)
     period = _positive("sync_period", sync_period)
@@ -221,25 +237,50 @@ def recovery_times(
     replicated = topology.mask(active, name="active")
     if unfailed := [topology.tasks[k] for k in np.flatnonzero(replicated) if k not in order]:
         raise ValueError(f"active must be a subset of failed; {sorted(unfailed)} did not fail")
-    # The recovery manager's queue: replicated tasks first (tentative outputs soonest).
+    mu = params.process_rate
+    lam_of = flows.input_rate.copy()
+    for task, value in (input_rates or {}).items():
+        if task not in topology.tasks:
+            raise ValueError(f"input_rates names an unknown task {task!r}")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < mu:
+            raise ValueError(
+                f"input_rates[{task!r}] must be a number in (0, process_rate = {mu:g}); "
+                f"got {value!r}"
+            )
+        lam_of[topology.tasks.index(task)] = float(value)
+    draws = phases.checkpoint.shape[0]
+    delay = np.zeros((len(topology.tasks), draws))
+    index = {t: k for k, t in enumerate(topology.tasks)}
+    for task, value in (ready or {}).items():
+        k = index.get(task)
+        if k is None or k not in order or replicated[k]:
+            raise ValueError(
+                f"ready must name failed passive tasks only; got {task!r} (an active replica "
+                f"needs no new node)"
+            )
+        value = np.broadcast_to(np.asarray(value, dtype=float), (draws,))
+        if not (np.all(np.isfinite(value)) and np.all(value >= 0)):
+            raise ValueError(f"ready[{task!r}] must be finite and >= 0; got {value!r}")
+        delay[k] = value
     queue = {k: q for q, k in enumerate(sorted(order, key=lambda k: not replicated[k]), start=1)}
     passive = [k for k in order if not replicated[k]]
     bandwidth = min(params.load_bandwidth, params.store_bandwidth / max(len(passive), 1))
-    draws = phases.checkpoint.shape[0]
     start, finish = {}, {}
     for k in order:
-        lam = flows.input_rate[k]
+        lam = lam_of[k]
         waits_on = [j for j in flows.upstream[k] if j in finish and replicated[j] == replicated[k]]
         begin = queue[k] * params.coordination
         if replicated[k]:
-            ready = np.full(draws, begin + params.activation)
+            ready_k = np.full(draws, begin + params.activation)
             resend = params.selectivity * lam * phases.sync[:, k] * period / params.resend_rate
-            finish[k] = np.maximum.reduce([ready, *(finish[j] for j in waits_on)]) + resend
+            finish[k] = np.maximum.reduce([ready_k, *(finish[j] for j in waits_on)]) + resend
         else:
             load = lam * window * params.tuple_bytes / bandwidth
-            ready = np.full(draws, begin + params.restart + load)
-            start[k] = np.maximum.reduce([ready, *(start[j] for j in waits_on)])
-            own = start[k] + lam * phases.checkpoint[:, k] * interval / params.process_rate
+            ready_k = delay[k] + begin + params.restart + load
+            start[k] = np.maximum.reduce([ready_k, *(start[j] for j in waits_on)])
+            own = start[k] + lam * phases.checkpoint[:, k] * interval / mu
+            if delay[k].any():  # the input queued while waiting for the node
+                own = own + lam * delay[k] / (mu - lam)
             finish[k] = np.maximum.reduce([own, *(finish[j] for j in waits_on)])
     return {topology.tasks[k]: finish[k] for k in order}
 
@@ -538,89 +579,3 @@ def ppa_table(
                     )
                 )
     return pd.concat(parts, ignore_index=True)
-
-
-def recovery_after_acquisition(
-    topology: Topology,
-    *,
-    failed: Iterable[str],
-    active: Iterable[str] = frozenset(),
-    ready: dict[str, float | np.ndarray],
-    rate: float,
-    window: float,
-    checkpoint_interval: float,
-    sync_period: float,
-    phases: Phases,
-    params: LatencyParams = LatencyParams(),
-    input_rates: Mapping[str, float] | None = None,
-) -> dict[str, np.ndarray]:
-    """``recovery_times`` without standby nodes: a failed passive task can restart only once a
-    node for it is ready, ``ready[task]`` s after detection (a number, or one per draw of
-    ``phases``; tasks not named are ready at once). Active replicas run on their own nodes and
-    need none (Section II-B), so ``ready`` must not name them.
-
-    Per failed passive task i, with d_i = ready[i] and the notation of the module docstring:
-    s_i = max(d_i + begin_i + restart + load_i, s_j) and
-    f_i = max(s_i + λ_i·a_i·C/μ + λ_i·d_i/(μ - λ_i), f_j) over failed passive upstream tasks j:
-    the input that queued while i waited for its node, λ_i·d_i, is caught up at the spare rate
-    μ - λ_i (the input arriving during the short restart and reprocessing is neglected, as in
-    ``recovery_times``). With every d_i = 0 this is ``recovery_times`` exactly. Active replicas
-    recover as there (they never wait for a passive upstream task). The checkpoint loads share
-    ``store_bandwidth`` as if concurrent, which overstates contention when arrivals are spread
-    (loads are small next to minutes of waiting). Latency in s after detection, per draw."""
-    rate, window = _positive("rate", rate), _positive("window", window)
-    interval = _positive("checkpoint_interval", checkpoint_interval)
-    period = _positive("sync_period", sync_period)
-    flows = _flows(topology, rate, params)
-    order = _failed_indices(topology, failed, flows)
-    replicated = topology.mask(active, name="active")
-    if unfailed := [topology.tasks[k] for k in np.flatnonzero(replicated) if k not in order]:
-        raise ValueError(f"active must be a subset of failed; {sorted(unfailed)} did not fail")
-    mu = params.process_rate
-    lam_of = flows.input_rate.copy()
-    for task, value in (input_rates or {}).items():
-        if task not in topology.tasks:
-            raise ValueError(f"input_rates names an unknown task {task!r}")
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < mu:
-            raise ValueError(
-                f"input_rates[{task!r}] must be a number in (0, process_rate = {mu:g}); "
-                f"got {value!r}"
-            )
-        lam_of[topology.tasks.index(task)] = float(value)
-    draws = phases.checkpoint.shape[0]
-    delay = np.zeros((len(topology.tasks), draws))
-    index = {t: k for k, t in enumerate(topology.tasks)}
-    for task, value in ready.items():
-        k = index.get(task)
-        if k is None or k not in order or replicated[k]:
-            raise ValueError(
-                f"ready must name failed passive tasks only; got {task!r} (an active replica "
-                f"needs no new node)"
-            )
-        value = np.broadcast_to(np.asarray(value, dtype=float), (draws,))
-        if not (np.all(np.isfinite(value)) and np.all(value >= 0)):
-            raise ValueError(f"ready[{task!r}] must be finite and >= 0; got {value!r}")
-        delay[k] = value
-    queue = {k: q for q, k in enumerate(sorted(order, key=lambda k: not replicated[k]), start=1)}
-    passive = [k for k in order if not replicated[k]]
-    bandwidth = min(params.load_bandwidth, params.store_bandwidth / max(len(passive), 1))
-    start, finish = {}, {}
-    for k in order:
-        lam = lam_of[k]
-        waits_on = [j for j in flows.upstream[k] if j in finish and replicated[j] == replicated[k]]
-        begin = queue[k] * params.coordination
-        if replicated[k]:
-            ready_k = np.full(draws, begin + params.activation)
-            resend = params.selectivity * lam * phases.sync[:, k] * period / params.resend_rate
-            finish[k] = np.maximum.reduce([ready_k, *(finish[j] for j in waits_on)]) + resend
-        else:
-            load = lam * window * params.tuple_bytes / bandwidth
-            ready_k = delay[k] + begin + params.restart + load
-            start[k] = np.maximum.reduce([ready_k, *(start[j] for j in waits_on)])
-            own = (
-                start[k]
-                + lam * phases.checkpoint[:, k] * interval / mu
-                + lam * delay[k] / (mu - lam)
-            )
-            finish[k] = np.maximum.reduce([own, *(finish[j] for j in waits_on)])
-    return {topology.tasks[k]: finish[k] for k in order}

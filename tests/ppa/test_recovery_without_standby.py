@@ -1,10 +1,10 @@
-"""PPA recovery without standby nodes (ppa.recovery_after_acquisition): recovery_times when every
+"""PPA recovery without standby nodes (ppa.recovery_times with ready): recovery_times when every
 node is ready at once, the hand-worked delay and catch-up of one task, and its invariants."""
 
 import numpy as np
 import pytest
 
-from ppa import LatencyParams, Phases, ppa_plan, recovery_after_acquisition, recovery_times, shapes
+from ppa import LatencyParams, Phases, ppa_plan, recovery_times, shapes
 from ppa.latency import non_sources
 
 P = LatencyParams()
@@ -20,9 +20,7 @@ def phases():
 def test_ready_at_once_is_recovery_times(phases):
     failed = non_sources(FIG6)
     active = ppa_plan(FIG6, 0.5) & failed
-    got = recovery_after_acquisition(
-        FIG6, failed=failed, active=active, ready={}, phases=phases, **COMMON
-    )
+    got = recovery_times(FIG6, failed=failed, active=active, ready={}, phases=phases, **COMMON)
     want = recovery_times(FIG6, failed=failed, active=active, phases=phases, **COMMON)
     assert got.keys() == want.keys()
     for task in want:
@@ -32,16 +30,14 @@ def test_ready_at_once_is_recovery_times(phases):
 def test_one_task_waits_for_its_node_then_catches_up_the_queued_input(phases):
     task, delay = "O2.3", 120.0
     base = recovery_times(FIG6, failed={task}, phases=phases, **COMMON)[task]
-    got = recovery_after_acquisition(
-        FIG6, failed={task}, ready={task: delay}, phases=phases, **COMMON
-    )[task]
+    got = recovery_times(FIG6, failed={task}, ready={task: delay}, phases=phases, **COMMON)[task]
     lam = 2 * COMMON["rate"]  # as in tests/ppa/test_latency.py: two upstream tasks
     np.testing.assert_allclose(got, base + delay + lam * delay / (P.process_rate - lam))
 
 
 def test_input_rates_replace_the_split_flows(phases):
     task, delay, lam = "O2.3", 60.0, 5000.0
-    got = recovery_after_acquisition(
+    got = recovery_times(
         FIG6,
         failed={task},
         ready={task: delay},
@@ -68,12 +64,8 @@ def test_a_later_node_delays_the_task_and_its_passive_downstream_never_the_repli
     early = {t: 30.0 for t in passive}
     late = dict(early)
     late[passive[0]] = 300.0
-    a = recovery_after_acquisition(
-        FIG6, failed=failed, active=active, ready=early, phases=phases, **COMMON
-    )
-    b = recovery_after_acquisition(
-        FIG6, failed=failed, active=active, ready=late, phases=phases, **COMMON
-    )
+    a = recovery_times(FIG6, failed=failed, active=active, ready=early, phases=phases, **COMMON)
+    b = recovery_times(FIG6, failed=failed, active=active, ready=late, phases=phases, **COMMON)
     assert np.all(b[passive[0]] >= a[passive[0]] + 270.0)
     for task in failed:
         assert np.all(b[task] >= a[task] - 1e-12)
@@ -84,11 +76,9 @@ def test_a_later_node_delays_the_task_and_its_passive_downstream_never_the_repli
 def test_per_draw_ready_times_broadcast(phases):
     task = "O2.3"
     delays = np.linspace(0.0, 100.0, phases.checkpoint.shape[0])
-    got = recovery_after_acquisition(
-        FIG6, failed={task}, ready={task: delays}, phases=phases, **COMMON
-    )[task]
+    got = recovery_times(FIG6, failed={task}, ready={task: delays}, phases=phases, **COMMON)[task]
     for d in (0, 5, len(delays) - 1):
-        one = recovery_after_acquisition(
+        one = recovery_times(
             FIG6, failed={task}, ready={task: float(delays[d])}, phases=phases, **COMMON
         )[task]
         assert got[d] == pytest.approx(one[d])
@@ -107,4 +97,4 @@ def test_per_draw_ready_times_broadcast(phases):
 )
 def test_bad_input_names_the_parameter(phases, kwargs, match):
     with pytest.raises(ValueError, match=match):
-        recovery_after_acquisition(FIG6, failed={"O2.3"}, phases=phases, **COMMON, **kwargs)
+        recovery_times(FIG6, failed={"O2.3"}, phases=phases, **COMMON, **kwargs)
