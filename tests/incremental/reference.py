@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 from hypothesis import strategies as st
 
-from incremental.problem import RecoveryProblem
+from incremental.problem import RecoveryProblem, problem_from_topology
 
 
 def brute_force(problem: RecoveryProblem, R: float) -> tuple[int, float]:
@@ -80,3 +80,22 @@ def disjoint_problems(draw, max_queries: int = 9, max_cost: int = 30):
     problem = RecoveryProblem(costs=costs, queries=queries)
     alone = [int(sum(problem.costs[p] for p in failed)) for failed, _ in problem.queries.values()]
     return problem, draw(st.sampled_from(alone) | st.integers(0, int(problem.cost_array.sum())))
+
+
+def fig2() -> RecoveryProblem:
+    """Fig 2: A, B -> C -> D, two chains, every partition failed, cost 1 each."""
+    edges = [
+        (f"{u}{i}", f"{v}{i}") for i in (1, 2) for u, v in (("A", "C"), ("B", "C"), ("C", "D"))
+    ]
+    partitions = {p for edge in edges for p in edge}
+    return problem_from_topology(
+        edges=edges,
+        outputs=["D1", "D2"],
+        costs=dict.fromkeys(partitions, 1),
+        placement=dict.fromkeys(partitions, "lost"),
+        failed_nodes={"lost"},
+    )
+
+
+# "each node is capable of recovering 2 partitions": capacity 2.5 at the 80% cap.
+FIG2_NODES = [(60.0 * k, 2.5) for k in (1, 2, 3, 4)]

@@ -12,28 +12,9 @@ from incremental.best_density import schedule_best_density
 from incremental.milp import schedule_milp
 from incremental.operator_centric import schedule_operator_centric
 from incremental.placement import place, recover_as_nodes_arrive
-from incremental.problem import RecoveryProblem, problem_from_topology
+from incremental.problem import RecoveryProblem
 from incremental.schedule_dp import schedule_dp
-from tests.incremental.reference import problems
-
-
-def fig2():
-    """Fig 2: A, B -> C -> D, two chains, every partition failed, cost 1 each."""
-    edges = [
-        (f"{u}{i}", f"{v}{i}") for i in (1, 2) for u, v in (("A", "C"), ("B", "C"), ("C", "D"))
-    ]
-    partitions = {p for edge in edges for p in edge}
-    return problem_from_topology(
-        edges=edges,
-        outputs=["D1", "D2"],
-        costs=dict.fromkeys(partitions, 1),
-        placement=dict.fromkeys(partitions, "lost"),
-        failed_nodes={"lost"},
-    )
-
-
-# "each node is capable of recovering 2 partitions": capacity 2.5 at the 80% cap.
-FIG2_NODES = [(60.0 * k, 2.5) for k in (1, 2, 3, 4)]
+from tests.incremental.reference import FIG2_NODES, fig2, problems
 
 
 def test_fig2_operator_centric_recovers_both_queries_only_at_the_fourth_node():

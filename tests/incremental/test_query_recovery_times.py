@@ -7,38 +7,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from incremental import problem_from_topology, query_recovery_times
+from incremental import query_recovery_times
 from incremental.placement import recover_as_nodes_arrive
-
-
-def fig2():
-    """Fig 2 (as tests/incremental/test_placement.py): A, B -> C -> D twice, cost 1 each."""
-    edges = [
-        (f"{u}{i}", f"{v}{i}") for i in (1, 2) for u, v in (("A", "C"), ("B", "C"), ("C", "D"))
-    ]
-    partitions = {p for edge in edges for p in edge}
-    return problem_from_topology(
-        edges=edges,
-        outputs=["D1", "D2"],
-        costs=dict.fromkeys(partitions, 1),
-        placement=dict.fromkeys(partitions, "lost"),
-        failed_nodes={"lost"},
-    )
-
-
-NODES = [(60.0 * k, 2.5) for k in (1, 2, 3, 4)]  # two partitions per node at the 80% cap
+from tests.incremental.reference import FIG2_NODES, fig2
 
 
 def test_fig2_incremental_recovers_one_query_at_the_second_node_blocking_both_at_the_fourth():
-    inc = query_recovery_times(fig2(), NODES)
-    block = query_recovery_times(fig2(), NODES, blocking=True)
+    inc = query_recovery_times(fig2(), FIG2_NODES)
+    block = query_recovery_times(fig2(), FIG2_NODES, blocking=True)
     assert sorted(inc.values()) == [120.0, 240.0]
     assert block == {q: 240.0 for q in inc}
 
 
 def test_restart_and_catch_up_follow_the_formula():
     restart, lost, rho = 5.0, 4.0, 0.2
-    got = query_recovery_times(fig2(), NODES, restart=restart, lost=lost, rho=rho)
+    got = query_recovery_times(fig2(), FIG2_NODES, restart=restart, lost=lost, rho=rho)
     for t_placed, back in zip((120.0, 240.0), sorted(got.values()), strict=True):
         # Replay t + restart + lost seconds of input at μ while input arrives at λ = ρμ.
         assert back == pytest.approx(
@@ -47,10 +30,10 @@ def test_restart_and_catch_up_follow_the_formula():
 
 
 def test_not_enough_capacity_never_recovers():
-    got = query_recovery_times(fig2(), NODES[:1])
+    got = query_recovery_times(fig2(), FIG2_NODES[:1])
     assert all(math.isinf(t) for t in got.values())
     assert all(
-        math.isinf(t) for t in query_recovery_times(fig2(), NODES[:3], blocking=True).values()
+        math.isinf(t) for t in query_recovery_times(fig2(), FIG2_NODES[:3], blocking=True).values()
     )
 
 
@@ -84,4 +67,4 @@ def test_blocking_is_one_time_no_earlier_than_any_incremental_query(delays, spar
 )
 def test_bad_input_names_the_parameter(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        query_recovery_times(fig2(), NODES, **kwargs)
+        query_recovery_times(fig2(), FIG2_NODES, **kwargs)
