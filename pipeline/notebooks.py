@@ -35,7 +35,7 @@ from pipeline.paper import paper_of
 from pipeline.parameters import mismatch
 from pipeline.progress import ProgressLine
 from pipeline.report import clear_outputs
-from pipeline.spark import BLAS_THREADS, master_url
+from pipeline.spark import master_url, single_thread_blas
 
 log = logging.getLogger(__name__)
 
@@ -136,13 +136,6 @@ def parameters_for(
             where = "" if key in overrides else f" (profiles.toml [{name}.{profile}])"
             raise UsageError(f"{name}: {problem}{where}")
     return params
-
-
-def single_thread_blas() -> dict[str, str]:
-    """One BLAS/OpenMP thread per process unless the user set otherwise: sweeps already run one
-    process per core, and threaded OpenBLAS made each small SciPy optimization (L-BFGS-B on a
-    handful of variables) about 50x slower here through oversubscription."""
-    return {k: os.environ.get(k, "1") for k in BLAS_THREADS}
 
 
 @contextlib.contextmanager

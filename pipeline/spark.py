@@ -74,6 +74,14 @@ def master_url(master: str | None = None) -> str:
     return master or os.environ.get(MASTER_ENV) or "local[*]"
 
 
+def single_thread_blas() -> dict[str, str]:
+    """One BLAS/OpenMP thread per process unless the user set otherwise: sweeps already run one
+    process per core, and threaded OpenBLAS made each small SciPy optimization (L-BFGS-B on a
+    handful of variables) about 50x slower here through oversubscription. For the environment
+    of notebook kernels and Spark's Python workers."""
+    return {k: os.environ.get(k, "1") for k in BLAS_THREADS}
+
+
 def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
     """Return the active SparkSession, creating it with the project's settings if needed.
 
@@ -90,10 +98,9 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
     # Python workers must use this interpreter (the project's environment) unless told otherwise.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    # Workers inherit one BLAS thread each (pipeline.notebooks.single_thread_blas says why);
-    # a BLAS library already loaded in this process keeps its own setting.
-    for key in BLAS_THREADS:
-        os.environ.setdefault(key, "1")
+    # Workers inherit one BLAS thread each; a BLAS library already loaded in this process keeps
+    # its own setting.
+    os.environ.update(single_thread_blas())
     url = master_url(master)
     if url.startswith("local"):
         # One machine: bind to loopback instead of warning that the hostname resolves to it.

@@ -113,12 +113,3 @@ def test_banana_for_a_list_of_int_fails_at_once(tmp_path):
     )
     assert done.stdout == "" and not (tmp_path / "reports").exists()  # no kernel, no record
     assert seconds < 30  # imports only (about 2 s of CPU), even on a loaded machine
-
-
-def test_kernels_get_one_blas_thread_unless_the_user_chose(monkeypatch):
-    from pipeline.notebooks import single_thread_blas
-
-    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
-    env = single_thread_blas()
-    assert env["OMP_NUM_THREADS"] == "1" and env["OPENBLAS_NUM_THREADS"] == "4"

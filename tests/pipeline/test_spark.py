@@ -70,3 +70,12 @@ def test_session_settings(spark):
     assert conf.get("spark.ui.enabled") == "false"  # the tests turn the UI off
     assert conf.get("spark.ui.showConsoleProgress") == "false"
     assert spark.sparkContext.pythonExec == sys.executable
+
+
+def test_kernels_get_one_blas_thread_unless_the_user_chose(monkeypatch):
+    from pipeline.spark import single_thread_blas
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    env = single_thread_blas()
+    assert env["OMP_NUM_THREADS"] == "1" and env["OPENBLAS_NUM_THREADS"] == "4"
