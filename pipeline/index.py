@@ -23,7 +23,7 @@ import pandas as pd
 from pipeline.files import write_text_atomic
 from pipeline.notebooks import Status, load_statuses
 from pipeline.paper import CROSS_PAPER, PAPERS, claims
-from pipeline.scorecard import COLUMNS, LEGEND, VERDICTS, summary
+from pipeline.scorecard import COLUMNS, EVIDENCE_LEGEND, LEGEND, VERDICTS, summary
 
 PACKAGES = (
     "stream-ft-repro",
@@ -50,6 +50,7 @@ _COLOURS = {
     "by construction": ("#dcecf2", "#164e63"),
     "input": ("#ececec", "#383838"),
     "not checkable": ("#f1eaf6", "#5b2e6e"),
+    "depends": ("#fde7d4", "#7c2d12"),
 }
 _STYLE = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2125;max-width:1300px;
@@ -114,7 +115,8 @@ def gather_scorecard(reports: Path, notebooks: set[str]) -> pd.DataFrame:
         if f.stem in notebooks
     ]
     card = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
-    return card[COLUMNS].sort_values(["paper", "claim"], kind="stable").reset_index(drop=True)
+    card = card.reindex(columns=COLUMNS, fill_value="")
+    return card.sort_values(["paper", "claim"], kind="stable").reset_index(drop=True)
 
 
 def _manifests(reports: Path) -> dict[str, dict]:
@@ -161,7 +163,13 @@ def _legend() -> str:
         f'<dt><span class="{verdict_class(v)}">{_e(v)}</span></dt><dd>{_e(LEGEND[v])}</dd>'
         for v in VERDICTS
     )
-    return f'<h2 id="legend">Verdicts</h2><dl class="legend">{items}</dl>'
+    kinds = "".join(
+        f"<dt><b>{_e(k)}</b></dt><dd>{_e(text)}</dd>" for k, text in EVIDENCE_LEGEND.items()
+    )
+    return (
+        f'<h2 id="legend">Verdicts</h2><dl class="legend">{items}</dl>'
+        f'<h3>Evidence</h3><dl class="legend">{kinds}</dl>'
+    )
 
 
 def _summary(card: pd.DataFrame) -> str:
@@ -208,9 +216,9 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
         status = statuses.get(r.notebook)
         if status is not None and status.html:
             href = status.html + anchors.get(r.notebook, {}).get(r.claim, "")
-            evidence = f'<a href="{_e(href)}">{_e(r.notebook)}</a>'
+            where = f'<a href="{_e(href)}">{_e(r.notebook)}</a>'
         else:
-            evidence = _e(r.notebook)
+            where = _e(r.notebook)
         rows.append(
             f'<tr data-paper="{_e(r.paper)}" data-verdict="{_e(r.verdict)}">'
             f"<td>{_e(r.paper)}</td>"
@@ -218,8 +226,9 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
             f'<td class="value">{_e(r.paper_value)}</td>'
             f'<td class="value">{_e(r.reproduced_value)}</td>'
             f'<td class="rule">{_e(r.tolerance)}</td>'
-            f'<td><span class="{verdict_class(r.verdict)}">{_e(r.verdict)}</span></td>'
-            f'<td class="reason">{_e(r.reason)}</td><td>{evidence}</td></tr>'
+            f'<td><span class="{verdict_class(r.verdict)}">{_e(r.verdict)}</span>'
+            f'<div class="small muted">{_e(r.evidence)}</div></td>'
+            f'<td class="reason">{_e(r.reason)}</td><td>{where}</td></tr>'
         )
     papers = "".join(f'<option value="{_e(p)}">{_e(p)}</option>' for p in sorted(set(card.paper)))
     verdicts = "".join(f'<option value="{_e(v)}">{_e(v)}</option>' for v in VERDICTS)
@@ -231,9 +240,9 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
             "printed",
             "reproduced",
             "rule",
-            "verdict",
+            "verdict (evidence)",
             "reason",
-            "evidence",
+            "notebook",
         )
     )
     return (
@@ -243,7 +252,7 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
         '</label><span id="shown" class="muted"></span></div>'
         f'<table id="claim-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
         "</table>"
-        '<p class="small muted">The evidence link opens the notebook at the cell that judged the '
+        '<p class="small muted">The notebook link opens the notebook at the cell that judged the '
         'claim. All rows: <a href="scorecard.csv">scorecard.csv</a>.</p>'
     )
 

@@ -22,7 +22,7 @@ import pandas as pd
 from pipeline import paths
 from pipeline.files import temporary_beside, write_text_atomic
 from pipeline.paper import claims, paper_of
-from pipeline.scorecard import COLUMNS, Verdict, number
+from pipeline.scorecard import COLUMNS, MODELLED, REPRODUCED, Verdict, number
 
 FIGURE_FORMATS = ("png", "svg")
 
@@ -100,11 +100,21 @@ class Report:
             raise ValueError(
                 f"verdict must be a pipeline.scorecard.Verdict; got {type(verdict).__name__}"
             )
+        if (
+            verdict.evidence == MODELLED
+            and verdict.verdict == REPRODUCED
+            and not verdict.robustness
+        ):
+            raise ValueError(
+                f"claim {claim!r} is modelled and reads reproduced without its assumptions "
+                "re-judged: declare them and judge through pipeline.scorecard.robust"
+            )
         self._record(
             claim,
             verdict.paper_value,
             verdict.reproduced,
             verdict.rule,
+            verdict.evidence or "",
             verdict.verdict,
             verdict.reason,
         )
@@ -118,13 +128,22 @@ class Report:
         reproduced: float,
         atol: float = 0.0,
         rtol: float = 0.0,
+        evidence: str | None = None,
     ) -> str:
         """Score one number against the printed one within atol + rtol·|paper|."""
         return self.record(
-            claim, number(float(paper_value), float(reproduced), atol=atol, rtol=rtol, what=claim)
+            claim,
+            number(
+                float(paper_value),
+                float(reproduced),
+                atol=atol,
+                rtol=rtol,
+                what=claim,
+                evidence=evidence,
+            ),
         )
 
-    def _record(self, claim, paper_value, reproduced, tolerance, verdict, reason) -> None:
+    def _record(self, claim, paper_value, reproduced, tolerance, evidence, verdict, reason) -> None:
         # A claim id of claims.csv, possibly with a qualifier ("FR1:trees"), or a printed table's
         # cell ("multilevel_table1:U_opt@row0").
         prefix = claim.split(":", 1)[0]
@@ -142,6 +161,7 @@ class Report:
                         paper_value,
                         reproduced,
                         tolerance,
+                        evidence,
                         verdict,
                         reason,
                     ],

@@ -7,6 +7,15 @@ scorecard's ``tolerance`` column) and a reason written from the data. Rules are 
 *detail* conditions (the quantitative parts) between ``reproduced`` and ``partly``. No verdict is
 lifted by "some condition held".
 
+Every verdict says what kind of evidence it rests on (``EVIDENCE``): ``measured`` (the papers'
+published measurements, reanalysed), ``executed`` (this package's implementation of the algorithm,
+engine or Spark job, run) or ``modelled`` (a model or simulator whose outcome rests on assumed
+constants). A rule that rests on a choice the paper leaves open (a constant, a generator, a
+threshold for a vague word, a reconstructed figure, which failures count) declares it as an
+``Assumption`` and is judged through ``robust``: once at the defaults and again at each end of each
+plausible range, one choice at a time. A verdict that changes there becomes ``depends``; a
+``modelled`` row reads ``reproduced`` only when every declared range was re-judged.
+
 Trend and comparison claims are judged on paired data (common random numbers: the same random
 topologies or failure draws at every value of a line, paired by their index) with 95% confidence
 intervals of the paired differences, never on means with a fixed slack.
@@ -28,6 +37,7 @@ CALIBRATED = "calibrated"
 BY_CONSTRUCTION = "by construction"
 INPUT = "input"
 NOT_CHECKABLE = "not checkable"
+DEPENDS = "depends"
 VERDICTS = (
     REPRODUCED,
     PARTLY,
@@ -36,7 +46,17 @@ VERDICTS = (
     BY_CONSTRUCTION,
     INPUT,
     NOT_CHECKABLE,
+    DEPENDS,
 )
+MEASURED = "measured"
+EXECUTED = "executed"
+MODELLED = "modelled"
+EVIDENCE = (MEASURED, EXECUTED, MODELLED)
+EVIDENCE_LEGEND = {
+    MEASURED: "the papers' published measurements, reanalysed",
+    EXECUTED: "this package's implementation of the algorithm, engine or Spark job, run",
+    MODELLED: "a model or simulator whose outcome rests on assumed constants",
+}
 # The legend of the report's index: what each verdict means.
 LEGEND = {
     REPRODUCED: "every quantitative part of the claim lies within its stated tolerance, "
@@ -49,6 +69,8 @@ LEGEND = {
     BY_CONSTRUCTION: "it cannot fail given the method; checked on the data all the same",
     INPUT: "a measurement the reproduction takes as an input",
     NOT_CHECKABLE: "the published material cannot decide it; the reason says why",
+    DEPENDS: "the verdict changes within the plausible range of a choice the paper leaves open; "
+    "the reason names the choice and both outcomes",
 }
 COLUMNS = [
     "paper",
@@ -57,6 +79,7 @@ COLUMNS = [
     "paper_value",
     "reproduced_value",
     "tolerance",
+    "evidence",
     "verdict",
     "reason",
 ]
@@ -65,17 +88,23 @@ CONFIDENCE = 0.95
 
 @dataclass(frozen=True)
 class Verdict:
-    """One scorecard row's content: ``rule`` is the tolerance column, the rule in numbers."""
+    """One scorecard row's content: ``rule`` is the tolerance column, the rule in numbers;
+    ``evidence`` one of ``EVIDENCE``; ``robustness`` the verdicts at the ends of each declared
+    assumption's range, ``((name, value, verdict), ...)``, filled by ``robust``."""
 
     verdict: str
     paper_value: str
     reproduced: str
     rule: str
     reason: str
+    evidence: str | None = None
+    robustness: tuple = ()
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}; got {self.verdict!r}")
+        if self.evidence is not None and self.evidence not in EVIDENCE:
+            raise ValueError(f"evidence must be one of {EVIDENCE}; got {self.evidence!r}")
         for name in ("paper_value", "reproduced", "rule", "reason"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
                 raise ValueError(f"{name} must be a non-empty text; got {getattr(self, name)!r}")
@@ -89,6 +118,7 @@ def judge(
     reproduced: str,
     rule: str,
     when_holds: str = REPRODUCED,
+    evidence: str | None = None,
 ) -> Verdict:
     """Verdict of a claim from its named conditions (each name states the condition with the
     numbers measured on the data).
@@ -118,7 +148,102 @@ def judge(
     )
     if held:
         reason += ("; holds: " if reason else "holds: ") + "; ".join(held)
-    return Verdict(verdict, paper_value, reproduced, rule, reason)
+    return Verdict(verdict, paper_value, reproduced, rule, reason, evidence)
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """An open choice a rule rests on, which the paper leaves unspecified: a constant, a
+    generator, a threshold for a vague word, a reconstruction of a lost figure, which failures
+    count.
+
+    ``name`` is the keyword the rule takes it by; ``default`` the package's choice;
+    ``alternatives`` the ends of its plausible range (or the other defensible choices, for a
+    categorical one); ``source`` where the default and the range come from.
+    """
+
+    name: str
+    default: object
+    alternatives: tuple
+    source: str
+    label: str = ""
+
+    def __post_init__(self):
+        if not self.name.isidentifier():
+            raise ValueError(f"name must be a Python identifier; got {self.name!r}")
+        if not self.source.strip():
+            raise ValueError(
+                f"source of assumption {self.name!r} must say where its range comes from"
+            )
+        others = tuple(v for v in self.alternatives if v != self.default)
+        if not others:
+            raise ValueError(
+                f"alternatives of assumption {self.name!r} must hold a value other than the "
+                f"default {self.default!r}; got {self.alternatives!r}"
+            )
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name
+
+
+def robust(rule, assumptions: Sequence[Assumption]) -> Verdict:
+    """Judge ``rule(**choices)`` at every assumption's default, then again with each assumption
+    at each of its alternatives, one at a time (the others at their defaults).
+
+    A verdict that differs at any alternative gives ``depends``: the reason names the choice and
+    both outcomes, then the default's reason. Otherwise the default's verdict stands and the
+    reason lists the verdict at each alternative. The rule must give every outcome the same
+    evidence kind.
+    """
+    assumptions = list(assumptions)
+    if not assumptions:
+        raise ValueError("robust needs at least one assumption; judge the rule directly otherwise")
+    names = [a.name for a in assumptions]
+    if len(set(names)) != len(names):
+        raise ValueError(f"assumption names must be unique; got {names}")
+    defaults = {a.name: a.default for a in assumptions}
+    base = rule(**defaults)
+    outcomes = []  # (assumption, value, verdict)
+    for a in assumptions:
+        for value in a.alternatives:
+            if value != a.default:
+                outcomes.append((a, value, rule(**{**defaults, a.name: value})))
+    kinds = {base.evidence, *(v.evidence for _, _, v in outcomes)}
+    if len(kinds) > 1:
+        raise ValueError(
+            f"a rule must give one evidence kind at every choice; got {sorted(map(str, kinds))}"
+        )
+    flips = [(a, value, v) for a, value, v in outcomes if v.verdict != base.verdict]
+    steady = [(a, value, v) for a, value, v in outcomes if v.verdict == base.verdict]
+    if flips:
+        head = "depends on " + "; ".join(
+            f"{a.title}: {base.verdict} at {a.default!r}, {v.verdict} at {value!r} ({v.reason})"
+            for a, value, v in flips
+        )
+        tail = [f"at the defaults: {base.reason}"]
+        if steady:
+            tail.append(
+                "unchanged: " + ", ".join(f"{a.title} = {value!r}" for a, value, _ in steady)
+            )
+        verdict, reason = DEPENDS, "; ".join([head, *tail])
+    else:
+        verdict = base.verdict
+        reason = (
+            f"{base.reason}; the same verdict at every end of every assumption's range: "
+            + ", ".join(
+                f"{a.title} = {value!r} (default {a.default!r})" for a, value, _ in outcomes
+            )
+        )
+    return Verdict(
+        verdict,
+        base.paper_value,
+        base.reproduced,
+        base.rule,
+        reason,
+        base.evidence,
+        tuple((a.name, value, v.verdict) for a, value, v in outcomes),
+    )
 
 
 def mean_ci(values, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
@@ -278,7 +403,13 @@ def tolerance_text(atol: float, rtol: float) -> str:
 
 
 def number(
-    paper: float, reproduced: float, *, atol: float = 0.0, rtol: float = 0.0, what: str = "value"
+    paper: float,
+    reproduced: float,
+    *,
+    atol: float = 0.0,
+    rtol: float = 0.0,
+    what: str = "value",
+    evidence: str | None = None,
 ) -> Verdict:
     """A single printed number against the reproduced one."""
     ok = within(paper, reproduced, atol, rtol)
@@ -287,6 +418,7 @@ def number(
         paper_value=f"{paper:g}",
         reproduced=f"{reproduced:.6g}",
         rule=tolerance_text(atol, rtol),
+        evidence=evidence,
     )
 
 

@@ -7,15 +7,19 @@ import pytest
 from pipeline.scorecard import (
     BY_CONSTRUCTION,
     CALIBRATED,
+    DEPENDS,
     LEGEND,
+    MODELLED,
     NOT_REPRODUCED,
     PARTLY,
     REPRODUCED,
     VERDICTS,
+    Assumption,
     Verdict,
     bootstrap_ci,
     judge,
     mean_ci,
+    robust,
     trend,
 )
 
@@ -23,7 +27,7 @@ TEXTS = {"paper_value": "p", "reproduced": "r", "rule": "x > 0"}
 
 
 def test_the_legend_explains_every_verdict():
-    assert set(LEGEND) == set(VERDICTS) and len(VERDICTS) == 7
+    assert set(LEGEND) == set(VERDICTS) and len(VERDICTS) == 8
 
 
 def test_headline_decides_and_details_only_lower_to_partly():
@@ -114,3 +118,85 @@ def test_mean_ci_covers_and_bootstrap_ci_brackets_the_statistic():
         lambda x, y: np.var(x, ddof=1) / np.var(y, ddof=1), [a, b], rng=rng
     )
     assert lo < ratio < hi and lo < 4.0 < hi
+
+
+def _threshold_rule(measured: float):
+    """A toy modelled rule: the claim holds when the measured value exceeds a threshold that
+    the paper leaves open (a vague word such as "slight")."""
+
+    def rule(threshold: float, scale: float = 1.0) -> Verdict:
+        value = measured * scale
+        return judge(
+            {f"value {value:g} > {threshold:g}": value > threshold},
+            paper_value="> threshold",
+            reproduced=f"{value:g}",
+            rule="value > threshold",
+            evidence=MODELLED,
+        )
+
+    return rule
+
+
+def test_a_verdict_that_flips_at_a_range_end_depends_and_names_both_outcomes():
+    threshold = Assumption("threshold", 0.10, (0.05, 0.15), source="'slight': 5-15%")
+    verdict = robust(_threshold_rule(0.12), [threshold])
+    assert verdict.verdict == DEPENDS
+    assert "threshold: reproduced at 0.1, not reproduced at 0.15" in verdict.reason
+    assert dict(((n, v), w) for n, v, w in verdict.robustness) == {
+        ("threshold", 0.05): REPRODUCED,
+        ("threshold", 0.15): NOT_REPRODUCED,
+    }
+
+
+def test_a_verdict_that_holds_across_every_range_keeps_its_word_and_lists_each_end():
+    assumptions = [
+        Assumption("threshold", 0.10, (0.05, 0.15), source="'slight': 5-15%"),
+        Assumption("scale", 1.0, (0.8, 1.2), source="assumed constant ±20%"),
+    ]
+    verdict = robust(_threshold_rule(0.5), assumptions)
+    assert verdict.verdict == REPRODUCED and verdict.evidence == MODELLED
+    assert len(verdict.robustness) == 4
+    assert "scale = 0.8 (default 1.0)" in verdict.reason
+    # Contrary data: the same rule at a value below every threshold fails at every end.
+    assert robust(_threshold_rule(0.01), assumptions).verdict == NOT_REPRODUCED
+
+
+def test_a_flip_in_a_second_assumption_is_found_with_the_first_at_its_default():
+    assumptions = [
+        Assumption("threshold", 0.10, (0.05, 0.15), source="s"),
+        Assumption("scale", 1.0, (0.5, 1.5), source="s"),
+    ]
+    verdict = robust(_threshold_rule(0.18), assumptions)
+    assert verdict.verdict == DEPENDS and "scale" in verdict.reason.split(";")[0]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"name": "not a name"}, "must be a Python identifier"),
+        ({"alternatives": (0.1,)}, "must hold a value other than the default"),
+        ({"source": " "}, "must say where its range comes from"),
+    ],
+)
+def test_an_assumption_names_what_is_wrong(kwargs, message):
+    fields = {"name": "threshold", "default": 0.1, "alternatives": (0.2,), "source": "s", **kwargs}
+    with pytest.raises(ValueError, match=message):
+        Assumption(**fields)
+
+
+def test_an_unknown_evidence_kind_is_refused():
+    with pytest.raises(ValueError, match="evidence must be one of"):
+        judge({"a": True}, **TEXTS, evidence="guessed")
+
+
+def test_a_report_refuses_a_modelled_reproduced_row_whose_assumptions_were_not_rejudged(tmp_path):
+    from pipeline.report import Report
+
+    rep = Report("multilevel_tables", reports_dir=tmp_path)
+    bare = judge({"a": True}, **TEXTS, evidence=MODELLED)
+    with pytest.raises(ValueError, match="without its assumptions re-judged"):
+        rep.record("ML1", bare)
+    judged = robust(_threshold_rule(0.5), [Assumption("threshold", 0.1, (0.2,), source="s")])
+    assert rep.record("ML1", judged) == REPRODUCED
+    row = pd.read_csv(tmp_path / "scorecard" / "multilevel_tables.csv").iloc[0]
+    assert row["evidence"] == MODELLED and row["verdict"] == REPRODUCED
