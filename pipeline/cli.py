@@ -4,6 +4,8 @@
     repro run NAME [--profile quick|full] [-p key=value ...] [--master URL]
     repro reports [--profile quick|full] [--only GLOB] [--master URL]
     repro clean
+    repro verify [--reference DIR]     compare reports/ with the committed reference run
+    repro reference                    make the current reports/ the reference run
 
 Usage errors (unknown notebook, profile or parameter, a -p value of the wrong type, malformed -p,
 no Java) print one line and exit 2 before any notebook runs; a notebook that fails exits 1 after
@@ -18,7 +20,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from pipeline import paths
+from pipeline import paths, verify
 from pipeline.notebooks import (
     PROFILES,
     UsageError,
@@ -66,6 +68,14 @@ def _parser() -> argparse.ArgumentParser:
         "of its default's type",
     )
     sub.add_parser("clean", help="remove generated reports, sweep results and generated data")
+    check = sub.add_parser(
+        "verify",
+        help="compare reports/ with the reference run (running the full profile first if "
+        "there is no run); exit 1 when a verdict changed or a cell is outside its tolerance",
+    )
+    check.add_argument("--reference", type=Path, default=verify.REFERENCE)
+    check.add_argument("--notebooks", type=Path, default=paths.NOTEBOOKS)
+    sub.add_parser("reference", help="copy reports/ (a cold full run) into data/reference/")
     return parser
 
 
@@ -110,6 +120,25 @@ def _clean() -> int:
     return 0
 
 
+def _verify(reference: Path, notebooks: Path) -> int:
+    reports = paths.reports_dir()
+    if not (reference / "scorecard.csv").exists():
+        raise UsageError(f"no reference run in {reference}: 'repro reference' writes one")
+    if not (reports / "scorecard.csv").exists():
+        print(f"no run in {reports}: running the full profile first", file=sys.stderr)
+        check_java()
+        _run_many(available(notebooks), "full", {}, notebooks)
+    differences = verify.verify(reports, reference)
+    print(verify.table_text(differences))
+    return 1 if any(d.fails for d in differences) else 0
+
+
+def _reference() -> int:
+    folder = verify.write_reference(paths.reports_dir())
+    print(f"wrote the reference run to {folder}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = _parser().parse_args(argv)
@@ -118,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
             return _list(args.notebooks)
         if args.command == "clean":
             return _clean()
+        if args.command == "verify":
+            return _verify(args.reference, args.notebooks)
+        if args.command == "reference":
+            return _reference()
         if args.master:
             os.environ[MASTER_ENV] = args.master
         if args.command == "run":
@@ -135,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             parameters_for(name, profile, overrides, args.notebooks)
         check_java()
         return _run_many(names, profile, overrides, args.notebooks)
-    except (UsageError, JavaError) as exc:
+    except (UsageError, JavaError, FileNotFoundError) as exc:
         print(f"repro: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `repro list | head`: the reader left; end quietly, as Unix tools do

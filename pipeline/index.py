@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from pipeline import provenance, verify
 from pipeline.files import write_text_atomic
 from pipeline.notebooks import Status, load_statuses
 from pipeline.paper import CROSS_PAPER, PAPERS, claims
@@ -210,9 +211,12 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
         if status is not None and status.html:
             executed = (reports / status.html).with_suffix(".ipynb")
             anchors[name] = claim_anchors(executed, group["claim"])
+    against = verify.claim_status(reports)
     rows = []
     for r in card.itertuples(index=False):
         statement = statements.get(r.claim.split(":", 1)[0], "")
+        match = against.get(r.claim)
+        match = f'<div class="small muted">reference: {_e(match)}</div>' if match else ""
         status = statuses.get(r.notebook)
         if status is not None and status.html:
             href = status.html + anchors.get(r.notebook, {}).get(r.claim, "")
@@ -227,7 +231,7 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
             f'<td class="value">{_e(r.reproduced_value)}</td>'
             f'<td class="rule">{_e(r.tolerance)}</td>'
             f'<td><span class="{verdict_class(r.verdict)}">{_e(r.verdict)}</span>'
-            f'<div class="small muted">{_e(r.evidence)}</div></td>'
+            f'<div class="small muted">{_e(r.evidence)}</div>{match}</td>'
             f'<td class="reason">{_e(r.reason)}</td><td>{where}</td></tr>'
         )
     papers = "".join(f'<option value="{_e(p)}">{_e(p)}</option>' for p in sorted(set(card.paper)))
@@ -314,6 +318,7 @@ def _run(statuses: list[Status]) -> str:
         "Spark master": distinct(s.master for s in statuses),
         "commit": commits + (" (+: with uncommitted changes)" if "+" in commits else ""),
         "packages": _versions(),
+        "lock": f"requirements.lock sha256 {provenance.lock_hash()}",
         "index built": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     return (

@@ -1,34 +1,68 @@
-"""environment.yml mirrors pyproject.toml, the single source of dependency truth."""
+"""requirements.lock pins what pyproject.toml's ranges allow; environment.yml pins the same."""
 
 import re
 import tomllib
 
 import yaml
+from packaging.requirements import Requirement
 
 from pipeline import paths
 
-
-def _requirements(lines):
-    """{name: specifier} with the name lower-cased and spaces dropped."""
-    out = {}
-    for line in lines:
-        match = re.match(r"^([A-Za-z0-9_.\-]+)\s*(.*)$", line.strip())
-        out[match.group(1).lower()] = match.group(2).replace(" ", "")
-    return out
+LOCK_LINE = re.compile(r"^([a-z0-9_.\-]+)==(\S+)")
 
 
-def test_environment_yml_lists_the_pyproject_dependencies_with_the_same_bounds():
+def _lock() -> dict[str, str]:
+    """{name: version} of requirements.lock; every pin carries at least one sha256 hash."""
+    text = (paths.ROOT / "requirements.lock").read_text()
+    pins = {}
+    for block in re.split(r"\n(?=[a-z0-9])", text):
+        match = LOCK_LINE.match(block)
+        if match:
+            assert "--hash=sha256:" in block, f"{match.group(1)} is pinned without a hash"
+            pins[match.group(1)] = match.group(2)
+    return pins
+
+
+def _project() -> dict[str, Requirement]:
     project = tomllib.loads((paths.ROOT / "pyproject.toml").read_text())["project"]
-    wanted = _requirements(project["dependencies"] + project["optional-dependencies"]["dev"])
+    wanted = project["dependencies"] + project["optional-dependencies"]["dev"]
+    return {Requirement(r).name.lower(): Requirement(r) for r in wanted}
+
+
+def _environment() -> tuple[dict[str, str], dict[str, str]]:
+    """({conda name: pin}, {pip name: pin}) of environment.yml."""
     env = yaml.safe_load((paths.ROOT / "environment.yml").read_text())
     assert env["channels"] == ["conda-forge"]
-    conda = _requirements(d for d in env["dependencies"] if isinstance(d, str))
-    assert conda.pop("openjdk") == "=17"
-    assert conda.pop("python") == ">=" + project["requires-python"].removeprefix(">=")
+    conda = {}
+    for dep in env["dependencies"]:
+        if isinstance(dep, str):
+            name, _, version = dep.partition("=")
+            conda[name] = version
+    pip_list = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert pip_list[-1] == "-e .[dev]"
+    pip = dict(line.split("==") for line in pip_list[:-1])
+    return conda, pip
+
+
+def test_the_lock_pins_every_project_dependency_within_its_range():
+    pins, wanted = _lock(), _project()
+    for name, requirement in wanted.items():
+        assert name in pins, f"{name} is not in requirements.lock (run make lock)"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (
+            f"{name}=={pins[name]} in the lock is outside pyproject's {requirement.specifier}"
+        )
+
+
+def test_environment_yml_pins_the_locked_versions_of_the_project_dependencies():
+    pins, wanted = _lock(), _project()
+    conda, pip = _environment()
+    assert conda.pop("openjdk") == "17"
+    assert conda.pop("python") == "3.11"
     assert conda.pop("pip") == ""
-    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
-    assert pip[-1] == "-e .[dev]"
     # packages conda-forge does not carry come from PyPI, before the project itself
-    pip_only = _requirements(pip[:-1])
-    assert not set(pip_only) & set(conda)
-    assert conda | pip_only == wanted
+    assert not set(pip) & set(conda)
+    assert set(conda) | set(pip) == set(wanted)
+    for name, version in {**conda, **pip}.items():
+        assert version == pins[name], (
+            f"environment.yml pins {name} {version}, the lock {pins[name]}"
+        )

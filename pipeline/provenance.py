@@ -1,0 +1,65 @@
+"""What a run was made with: the lock's hash, the versions, the machine, the time per notebook.
+
+Shown in the index's run facts and written beside the reference run (data/reference/metadata.json),
+so a reviewer can tell whether a difference may come from another environment.
+"""
+
+import hashlib
+import json
+import os
+import platform
+from importlib import metadata
+from pathlib import Path
+
+from pipeline import paths
+from pipeline.spark import java_version
+
+LOCK = paths.ROOT / "requirements.lock"
+
+
+def lock_hash() -> str:
+    """sha256 of requirements.lock (first 16 hex digits), or "none" without a lock."""
+    if not LOCK.exists():
+        return "none"
+    return hashlib.sha256(LOCK.read_bytes()).hexdigest()[:16]
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def run_metadata(reports: Path) -> dict:
+    """Commit, lock hash, Python, Java, Spark, machine and seconds per notebook of the run whose
+    status records are in ``reports/status``."""
+    statuses = [
+        json.loads(f.read_text()) for f in sorted((Path(reports) / "status").glob("*.json"))
+    ]
+
+    def distinct(key: str) -> list:
+        return sorted({str(s.get(key, "")) for s in statuses if s.get(key)})
+
+    try:
+        spark = metadata.version("pyspark")
+    except metadata.PackageNotFoundError:
+        spark = "not installed"
+    return {
+        "commit": distinct("commit"),
+        "profile": distinct("profile"),
+        "lock_sha256": lock_hash(),
+        "python": platform.python_version(),
+        "java": java_version(),
+        "spark": spark,
+        "machine": {
+            "system": f"{platform.system()} {platform.machine()}",
+            "cpus": os.cpu_count(),
+            "cpu": _cpu_model(),
+        },
+        "seconds": {s["notebook"]: round(float(s.get("seconds", 0.0)), 1) for s in statuses},
+        "status": {s["notebook"]: s.get("status", "") for s in statuses},
+    }
