@@ -7,8 +7,8 @@ import tomllib
 import numpy as np
 import pytest
 
+from crosspaper import scenarios as S
 from pipeline import paper_table
-from pipeline import scenarios as S
 
 
 def raw(name: str) -> dict:
