@@ -68,7 +68,7 @@ def test_fig12_full_profile_on_two_cores(benchmark, tmp_path):
     sweep(
         "bench_fig12",
         grid,
-        experiments.simulation_run,
+        experiments.simulation_point,
         100,
         spark=spark,
         progress=False,

@@ -288,8 +288,9 @@ def test_ppa_mapping_keeps_the_declared_partitionings_and_rates(name):
 
 
 def test_khaos_mapping_gives_the_papers_qos_and_the_artifacts_grid():
-    from khaos import PAPER_QOS, day_failures, load_experiment
-    from khaos.simulate import workload_of
+    from khaos import PAPER_QOS
+    from khaos.data import load_experiment
+    from khaos.simulate import day_failures, workload_of
     from pipeline.paths import DATA
 
     setup = S.to_khaos(S.load("khaos_ysb"))
