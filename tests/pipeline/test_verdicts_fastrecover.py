@@ -178,7 +178,7 @@ def test_fr8_fails_on_a_simulated_measure_moving_against_the_model():
 
 def _times(exponent_n, exponent_z, rng):
     rows = [
-        {"n": n, "z": 60, "seconds": 1e-5 * n**exponent_n * np.exp(rng.normal(0, 0.05))}
+        {"n": n, "z": CHAIN.z, "seconds": 1e-5 * n**exponent_n * np.exp(rng.normal(0, 0.05))}
         for n in (5, 10, 15, 20, 35, 50)
         for _ in range(10)
     ]
