@@ -2,9 +2,9 @@
 
 ``import_closure`` follows a module's imports transitively through the project's own modules
 (the packages and modules under a root folder, by default the project root) and returns their
-source files: the sweep cache is keyed by them (``pipeline.sweep.code_version``), and anything
-that must know which project code a notebook or a function uses can call it on the modules that
-code imports (``imports_of`` reads them from source, a notebook cell's included).
+source files: the sweep cache is keyed by them (``pipeline.sweep.code_version``);
+``source_closure`` does the same for a piece of code (a notebook's cells: ``pipeline.rerun``), and
+``imports_of`` lists every module a source imports (``tests/test_architecture.py``).
 
 Every import statement of a module counts, those inside functions too. ``from a.b import c``
 depends on ``a.b`` (or on the module ``a.b.c`` when c is one), not on the package ``a``'s
@@ -60,6 +60,18 @@ def module_file(name: str, roots: Sequence[Path]) -> Path | None:
     return None
 
 
+def _targets(source: str, module: str, is_package: bool, roots: Sequence[Path]) -> list[str]:
+    """The modules ``source``'s imports run: ``from a import b`` runs the module ``a.b`` when
+    there is one, else ``a`` (where the name b is defined)."""
+    targets = []
+    for base, imported in _statements(source, module, is_package):
+        modules = [f"{base}.{n}" for n in imported if module_file(f"{base}.{n}", roots)]
+        targets += modules
+        if len(modules) < len(imported) or not imported:
+            targets.append(base)
+    return targets
+
+
 def import_closure(modules: Iterable[str], roots: Sequence[Path] | None = None) -> list[Path]:
     """Source files of the project modules ``modules`` and of every project module they import,
     transitively, sorted. Names outside ``roots`` (the standard library, NumPy, Spark) and names
@@ -75,10 +87,11 @@ def import_closure(modules: Iterable[str], roots: Sequence[Path] | None = None) 
         if file is None or file in seen:
             continue
         seen[file] = name
-        package = file.name == "__init__.py"
-        for base, imported in _statements(file.read_text(), name, package):
-            modules = [f"{base}.{n}" for n in imported if module_file(f"{base}.{n}", roots)]
-            todo += modules
-            if len(modules) < len(imported) or not imported:
-                todo.append(base)  # a name defined in base itself, or ``import base``
+        todo += _targets(file.read_text(), name, file.name == "__init__.py", roots)
     return sorted(seen)
+
+
+def source_closure(source: str, roots: Sequence[Path] | None = None) -> list[Path]:
+    """``import_closure`` of the modules a piece of code imports (a script, a notebook cell)."""
+    roots = [Path(r) for r in (roots or [paths.ROOT])]
+    return import_closure(_targets(source, "", False, roots), roots)
