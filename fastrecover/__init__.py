@@ -6,10 +6,9 @@ Units: minutes and KB.
 """
 
 from fastrecover.baselines import nsegments, one_segment
-from fastrecover.chain import Result, optimize_chain
-from fastrecover.generate import Attributes, random_chain, random_tree
+from fastrecover.chain import optimize_chain
+from fastrecover.generate import random_chain, random_tree
 from fastrecover.model import (
-    Configuration,
     Operator,
     Storage,
     Topology,
@@ -17,39 +16,33 @@ from fastrecover.model import (
     checkpoint_overheads,
     expected_recovery_time,
     recovery_times,
-    total_overhead,
     tree,
 )
 from fastrecover.rsrfs import redistribute
 from fastrecover.simulate import simulate_failures
 from fastrecover.tree import optimize_tree, tree_nsegments, tree_one_segment
 
-Chain = chain  # the issue's names: Chain(operators, omega), Tree(operators, parent, omega)
-Tree = tree
-
 __all__ = [
-    "Attributes",
-    "Chain",
-    "Configuration",
+    # the model (Chapter 3): operators, topologies, the storage overhead Δ, overhead and RT
     "Operator",
-    "Result",
     "Storage",
     "Topology",
-    "Tree",
     "chain",
+    "tree",
     "checkpoint_overheads",
+    "recovery_times",
     "expected_recovery_time",
-    "nsegments",
-    "one_segment",
+    # the algorithms: Algorithms 1-2, Section 3.3's RSRFS step, the baselines
     "optimize_chain",
     "optimize_tree",
-    "random_chain",
-    "random_tree",
-    "recovery_times",
     "redistribute",
-    "simulate_failures",
-    "total_overhead",
-    "tree",
+    "nsegments",
+    "one_segment",
     "tree_nsegments",
     "tree_one_segment",
+    # the experiments (Chapter 4): random topologies, simulated failures; sweep points in
+    # fastrecover.experiments, defaults in fastrecover.settings
+    "random_chain",
+    "random_tree",
+    "simulate_failures",
 ]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastrecover.model import MAX_FANOUT, Operator, Topology, chain, tree
+from fastrecover.settings import CHAIN, TREE
 
 KB_PER_MB = 1024.0
 
@@ -69,20 +70,24 @@ def _operators(n: int, rng: np.random.Generator, attrs: Attributes) -> list[Oper
 
 
 def random_chain(
-    n: int, rng: np.random.Generator, omega: float = 3000.0, attributes: Attributes | None = None
+    n: int,
+    rng: np.random.Generator,
+    omega: float = CHAIN.omega,
+    attributes: Attributes | None = None,
 ) -> Topology:
-    """A chain of n operators; Ω defaults to the chain default 3000 tuples per minute."""
+    """A chain of n operators; Ω defaults to the chain default (fastrecover.settings.CHAIN)."""
     return chain(_operators(n, rng, attributes or Attributes()), omega)
 
 
 def random_tree(
     n: int,
     rng: np.random.Generator,
-    omega: float = 1000.0,
+    omega: float = TREE.omega,
     attributes: Attributes | None = None,
     max_fanout: int = MAX_FANOUT,
 ) -> Topology:
-    """A tree of n operators with fan-out at most ``max_fanout``; Ω defaults to 1000."""
+    """A tree of n operators with fan-out at most ``max_fanout``; Ω defaults to the tree default
+    (fastrecover.settings.TREE)."""
     ops = _operators(n, rng, attributes or Attributes())
     parent_of = [-1]  # in creation order; node 0 is the root
     fanout = [0]

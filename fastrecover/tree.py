@@ -34,13 +34,15 @@ from fastrecover.model import (
     children,
     recovery_time_terms,
 )
+from fastrecover.settings import TREE
 
-# Frequency grid default: Table 4.1's F = 100 increments of F_max = 200 per minute. It is feasible
-# under the default two-cost Δ (fastrecover.model): with a single bandwidth B = 20,000 KB/min, one
-# 10-20 MB state at the lowest grid frequency, 2 per minute, would cost 2-4 times CH_max = 0.5 and
-# every tree would be infeasible (fastrecover_tree's sensitivity table shows F_max = 0.1-200).
-DEFAULT_F = 100
-DEFAULT_F_MAX = 200.0
+# Frequency grid default: Table 4.1's F = 100 increments of F_max = 200 per minute (settings.TREE).
+# It is feasible under the default two-cost Δ (fastrecover.model): with a single bandwidth
+# B = 20,000 KB/min, one 10-20 MB state at the lowest grid frequency, 2 per minute, would cost
+# 2-4 times CH_max = 0.5 and every tree would be infeasible (fastrecover_tree's sensitivity
+# table shows F_max = 0.1-200).
+DEFAULT_F = TREE.f
+DEFAULT_F_MAX = TREE.f_max
 
 
 def validate_frequencies(f: int, f_max: float) -> None:

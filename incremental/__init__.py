@@ -8,44 +8,30 @@ starts by default), the operator-centric baseline OC, placement on nodes under t
 plans executed as nodes arrive, and the random instances of Fig 16.
 """
 
-from incremental.best_density import profit_density, schedule_best_density
+from incremental.best_density import schedule_best_density
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.milp import schedule_milp
 from incremental.operator_centric import schedule_operator_centric
-from incremental.placement import (
-    CPU_CAP,
-    Placement,
-    RecoveryStep,
-    place,
-    query_recovery_times,
-    recover_as_nodes_arrive,
-)
-from incremental.problem import (
-    RecoveryProblem,
-    Schedule,
-    max_share_frequency,
-    problem_from_topology,
-    theorem51_bound,
-)
+from incremental.placement import query_recovery_times, recover_as_nodes_arrive
+from incremental.problem import RecoveryProblem, Schedule, problem_from_topology, theorem51_bound
 from incremental.schedule_dp import schedule_dp
 
 __all__ = [
-    "CPU_CAP",
-    "Fig16Setting",
-    "Placement",
+    # the model: the recovery problem (Definitions 1-3) and Theorem 5.1's bound
     "RecoveryProblem",
-    "RecoveryStep",
     "Schedule",
-    "fig16_instance",
-    "max_share_frequency",
-    "place",
     "problem_from_topology",
-    "profit_density",
-    "query_recovery_times",
-    "recover_as_nodes_arrive",
+    "theorem51_bound",
+    # the algorithms: BestDensity (Algorithm 3), the optimum (Algorithm 4, integer
+    # programming), the operator-centric baseline, plans placed as nodes arrive
     "schedule_best_density",
     "schedule_dp",
     "schedule_milp",
     "schedule_operator_centric",
-    "theorem51_bound",
+    "recover_as_nodes_arrive",
+    "query_recovery_times",
+    # the experiments: Fig 16's instances; sweep points in incremental.experiments, the
+    # engine's scenarios in incremental.timelines
+    "Fig16Setting",
+    "fig16_instance",
 ]

@@ -1,4 +1,7 @@
-"""Sweep functions ``fn(params, rng) -> list[dict]`` for pipeline.sweep (Fig 16, Section 7.3).
+"""Sweep functions ``fn(params, rng)`` for pipeline.sweep: Fig 16 (Section 7.3, ``fig16_point``)
+and the engine's timelines (:mod:`incremental.timelines`): one Fig 9 run (``correlated_point``,
+Figs 7, 9-15), Fig 8 on 5 nodes (``fig8_point``, Figs 10-11) and Fig 17's overhead
+(``overhead_point``, Appendix C).
 
 ``fig16_point`` draws one Fig 16 instance and schedules it at every resource level of the grid:
 x = R / Σ failed cost, one row per x. Each row holds the recovered priority share (recovered
@@ -15,13 +18,34 @@ and, for Theorem 5.1, the instance's d (the largest share frequency over failed 
 the most queries an optimal plan recovers (``opt_queries``).
 """
 
+import math
+import time
+
 import numpy as np
 
 from incremental.best_density import schedule_best_density
+from incremental.engine import Cluster, Engine, EngineConfig, FailureSchedule, Topology, run
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.operator_centric import schedule_operator_centric
 from incremental.problem import TOLERANCE, RecoveryProblem, max_share_frequency
 from incremental.schedule_dp import schedule_dp
+from incremental.timelines import (
+    BESTCASE_DELAY,
+    FAILURE_SETS,
+    FIG8_NODES,
+    FIG8_WINDOW,
+    FIG17_WINDOWS,
+    HASHTAGS_PER_TWEET,
+    MERGE_WINDOW,
+    acquisition_times,
+    fig8_topology,
+    fig9_placement,
+    fig9_run,
+    fig17_topology,
+    hashtag_stream,
+    recovery_times,
+    relative_latency,
+)
 
 # Algorithm 4 takes 0.4 s per call at x = 0.9 on 18 queries and the MILP up to 0.3 s at x = 0.4
 # (on two shared cores), 0.7 s per instance and grid; the enumeration below answers every level
@@ -104,3 +128,190 @@ def fig16_point(params: dict, rng: np.random.Generator) -> list[dict]:
             }
         )
     return rows
+
+
+# --- Figs 7, 9-15: one Fig 9 run ---
+
+
+def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
+    """Sweep function (pipeline.sweep): one Fig 9 run; rows per query and ΔT bin with RL,
+    availability, whether the query failed, and its recovery time (failed queries)."""
+    for name in ("scheme", "failure", "rate", "rho", "distribution", "t_fail", "end"):
+        if name not in params:
+            raise ValueError(f"params must give {name!r}")
+    if params["failure"] not in FAILURE_SETS:
+        raise ValueError(f"failure must be one of {sorted(FAILURE_SETS)}")
+    killed = FAILURE_SETS[params["failure"]]
+    acquisition = acquisition_times(8, rng, params["distribution"])
+    topology, result = fig9_run(
+        scheme=params["scheme"],
+        killed=killed,
+        rate=params["rate"],
+        rho=params["rho"],
+        acquisition=acquisition,
+        t_fail=params["t_fail"],
+        end=params["end"],
+        rng=rng,
+    )
+    horizon = params["end"] - 2 * MERGE_WINDOW  # the end-of-stream flush is not a timeline
+    rl = relative_latency(result, topology, t_fail=params["t_fail"], warmup=40.0, horizon=horizon)
+    failed_ops = {pid[0] for pid, node in fig9_placement().items() if node in killed}
+    failed = {q for q in rl["query"].unique() if failed_ops & ({q} | _ancestors(topology, q))}
+    rec = recovery_times(rl[rl["query"].isin(failed)], params["t_fail"])
+    rl["failed"] = rl["query"].isin(failed)
+    rl["recovery_time"] = rl["query"].map(rec)
+    rl["exactly_once_violations"] = len(result.gaps) + len(result.conflicts)
+    rl["last_arrival"] = (
+        params["t_fail"] + BESTCASE_DELAY
+        if params["scheme"] == "bestcase"
+        else params["t_fail"] + 1.0 + float(acquisition[: len(killed)].max())
+    )
+    return rl.to_dict("records")
+
+
+def _ancestors(topology: Topology, name: str) -> set:
+    ups = set(topology.operators[name].inputs)
+    for up in list(ups):
+        ups |= _ancestors(topology, up)
+    return ups
+
+
+# --- Figs 10-11: Fig 8 on 5 nodes ---
+
+
+def fig8_point(params: dict, rng: np.random.Generator) -> list[dict]:
+    """Sweep function: Fig 8 on 5 nodes, ``failures`` nodes killed ``interval`` s apart from
+    ``first``, no new node. Shares (0.05) ignore the load, so the survivors take every failed
+    partition at once (Storm's and Spark's schedulers place by slots, not load). Fig 10:
+    strategy "source_replay" (Storm); Fig 11: "blocking" (eager recovery).
+    Rows: the output latencies (write time, latency + half the window) of every result."""
+    for name in (
+        "strategy",
+        "failures",
+        "rate",
+        "rho",
+        "first",
+        "interval",
+        "end",
+        "detection_delay",
+        "cpu_cap",
+    ):
+        if name not in params:
+            raise ValueError(f"params must give {name!r}")
+    if not 0 <= params["failures"] < FIG8_NODES:
+        raise ValueError(f"failures must be in 0..{FIG8_NODES - 1}")
+    topology = fig8_topology(params["rate"], params["rho"])
+    placement = {pid: f"n{pid[1]}" for pid in topology.partitions}
+    kills = tuple(
+        (params["first"] + k * params["interval"], f"n{k + 1}") for k in range(params["failures"])
+    )
+    tweet_rate = params["rate"] / HASHTAGS_PER_TWEET
+    stream = hashtag_stream(int(params["end"] * tweet_rate), tweet_rate, rng)
+    config = EngineConfig(
+        strategy=params["strategy"],
+        checkpoint_interval=10.0,
+        detection_delay=params["detection_delay"],
+        cpu_cap=params["cpu_cap"],
+    )
+    result = run(
+        topology,
+        {"source": stream},
+        cluster=Cluster(nodes={f"n{k}": 1.0 for k in range(FIG8_NODES)}, placement=placement),
+        end=params["end"],
+        rng=rng,
+        config=config,
+        failures=FailureSchedule(kills=kills),
+    )
+    lat = np.concatenate([result.latency[p] for p in sorted(result.latency)])
+    lat = lat[np.argsort(lat[:, 0], kind="stable")]
+    return [
+        {"time": float(t), "latency": float(x) + FIG8_WINDOW / 2, "completed": result.completed}
+        for t, x in lat
+    ]
+
+
+# --- Appendix C: Fig 17 ---
+
+
+def _probe_windows(engine: Engine, names) -> dict:
+    """Instrument the partitions of operators ``names``: source tuple uid -> (the latest time one
+    of them finished processing it, its event time). The engine records result latencies only;
+    Appendix C's latency is per tuple ("emitted by the source ... completely processed by both
+    window operators"). A step's tuples finish one after another at the node's speed, from the
+    step's start (``Engine._dispatch``: a step of c CPU seconds ends c / capacity later)."""
+    done: dict = {}
+    for pid, partition in engine.parts.items():
+        if pid[0] not in names:
+            continue
+        capacity = engine.nodes[engine.location[pid]].capacity
+        clock = engine.clock
+        state = {"start": 0.0, "spent": 0.0}
+
+        def step(step=partition.step, state=state, clock=clock):
+            state["start"], state["spent"] = clock.now, 0.0
+            return step()
+
+        def process(ch, env, process=partition._process, state=state, capacity=capacity):
+            cost = process(ch, env)
+            state["spent"] += cost
+            uid, _, ts, _ = env[2]
+            finish = state["start"] + state["spent"] / capacity
+            if finish > done.get(uid, (-math.inf,))[0]:
+                done[uid] = (finish, ts)
+            return cost
+
+        partition.step, partition._process = step, process
+    return done
+
+
+def overhead_point(params: dict, rng: np.random.Generator) -> dict:
+    """Sweep function: Fig 17 at ``rate`` hashtags/s for ``end`` s on 10 one-core nodes,
+    failure-free; ``order_preserving`` switches order-preserving processing and adaptive
+    buffering on for the whole run (Appendix C.1 "manually switch on"; the buffers are then
+    never cleared, which costs memory, not virtual time). Throughput: window inputs processed
+    per second of virtual time (their total over the time to process them all, so at an
+    offered rate above capacity it is the capacity). Latency, as Appendix C defines it: per
+    hashtag, from its event time (the source emits it at the next 100 ms boundary in both
+    modes) until both window operators have processed it; mean and 99th percentile over the
+    hashtags after the first ``FIG17_WINDOWS[1][0]`` s (or half the run if shorter).
+    ``cpu_throughput``: the engine's own speed, tuples processed by all partitions per CPU
+    second of this process (``time.process_time``: robust to other processes on the machine,
+    not to the machine)."""
+    for name in ("rate", "cost", "end", "checkpoint_interval", "order_preserving"):
+        if name not in params:
+            raise ValueError(f"params must give {name!r}")
+    topology = fig17_topology(params["cost"])
+    nodes = {f"n{k}": 1.0 for k in range(10)}
+    placement = {pid: f"n{k % 10}" for k, pid in enumerate(topology.partitions)}
+    tweet_rate = params["rate"] / HASHTAGS_PER_TWEET
+    stream = hashtag_stream(int(params["end"] * tweet_rate), tweet_rate, rng)
+    config = EngineConfig(checkpoint_interval=params["checkpoint_interval"])
+    engine = Engine(
+        topology,
+        {"source": stream},
+        nodes=nodes,
+        placement=placement,
+        end=params["end"],
+        rng=rng,
+        config=config,
+    )
+    if params["order_preserving"]:  # the engine has no switch for this outside a recovery
+        for partition in engine.parts.values():
+            partition.order_preserving = partition.buffering = True
+    done = _probe_windows(engine, {"win1", "win2"})
+    cpu = time.process_time()
+    result = engine.run()
+    cpu = time.process_time() - cpu
+    finish, ts = np.array(list(done.values())).T
+    latency = (finish - ts)[ts >= min(FIG17_WINDOWS[1][0], params["end"] / 2)]
+    windows = sum(p.processed for pid, p in engine.parts.items() if pid[0].startswith("win"))
+    return {
+        "throughput": windows / 2 / result.end_time,
+        "cpu_seconds": cpu,
+        "cpu_throughput": result.processed / max(cpu, 1e-9),
+        "latency_mean": float(latency.mean()),
+        "latency_p99": float(np.quantile(latency, 0.99)),
+        "tuples": len(stream),
+        "end_time": result.end_time,
+        "completed": result.completed,
+    }

@@ -6,8 +6,6 @@ Latency in ms, times in s.
 import numpy as np
 import pandas as pd
 
-from khaos.params import PAPER_QOS, QoS
-
 
 def fig3_bars(table: pd.DataFrame) -> pd.DataFrame:
     """Fig. 3's bars: per configuration the share of time above the latency constraint and the
@@ -62,18 +60,3 @@ def latency_model_error(decisions: pd.DataFrame, models) -> float:
     predicted = models.latency.predict(decisions["throughput"], decisions["ci"]) * decisions["rho"]
     actual = decisions["latency_ms"]
     return float(np.mean(np.abs(predicted - actual) / actual))
-
-
-def violation_summary(per_failure: pd.DataFrame, qos: QoS = PAPER_QOS) -> pd.DataFrame:
-    """Per configuration: failures, total recovery and total above the recovery constraint."""
-    above = (per_failure["recovery_time_s"] - qos.recovery_s).clip(lower=0)
-    return (
-        per_failure.assign(above_s=above)
-        .groupby("configuration")
-        .agg(
-            failures=("recovery_time_s", "size"),
-            recovery_time_s=("recovery_time_s", "sum"),
-            above_s=("above_s", "sum"),
-        )
-        .reset_index()
-    )

@@ -1,6 +1,6 @@
 """The Khaos method: phase 1 (failure points, Eqs. (1)-(5)), phase 3 (models, forecast, the choice
 of a checkpoint interval by objective (8), and the runtime controller). Phase 2 (profiling) runs
-deployments of the simulator: :func:`khaos.simulate.profile_deployment`.
+deployments of the simulator: :func:`khaos.experiments.profile_point`.
 
 Units: time and CIs in s, throughput in events/s, latency in ms. Section III of Geldenhuys et al.;
 where the paper is silent the artifact's configuration (data README) is followed, and where both

@@ -28,7 +28,7 @@ class JumpFit:
 
 
 def fit_jump(injected: pd.DataFrame) -> JumpFit:
-    """Fit k(CI) on the static rows of :func:`khaos.injected_failures`' output."""
+    """Fit k(CI) on the static rows of :func:`khaos.failures.injected_failures`' output."""
     static = injected[injected["configuration"].isin(list(STATIC_CI_S))]
     if static["configuration"].nunique() < 2:
         raise ValueError("k(CI) needs failures of at least two static CIs")

@@ -1,5 +1,6 @@
 """A streaming-job simulator in virtual time, calibrated on the published IoT measurements; phase
-2's profiling deployments and the replay of Khaos and the static CIs over the measured day.
+2's profiling deployments and the replay of Khaos and the static CIs over the measured day (their
+sweep functions: :mod:`khaos.experiments`).
 
 The job (one step per second, fluid events):
 - arrivals a(t) join the Kafka backlog (the lag, events); while up, the job consumes
@@ -20,14 +21,15 @@ The job (one step per second, fluid events):
 
 Calibration (:func:`calibrate`, static IoT runs only): the lag jump of a failure in published units
 is k(CI) * a with k = lag_scale * (CI - inject_before_s + restart_s) (fitted line of
-:func:`khaos.fit_jump`: slope lag_scale, intercept -> restart_s); capacity and drain_tau_s by least
-squares on the measured drain times (failure to the end of the catch-up); savepoint_restart_s from
-the Khaos run's restart bumps; latency terms by least squares on failure-free 300 s means.
+:func:`khaos.schedule.fit_jump`: slope lag_scale, intercept -> restart_s); capacity and
+drain_tau_s by least squares on the measured drain times (failure to the end of the catch-up);
+savepoint_restart_s from the Khaos run's restart bumps; latency terms by least squares on
+failure-free 300 s means.
 Units: s, events, events/s, ms.
 """
 
 import math
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 import numpy as np
@@ -402,7 +404,7 @@ def reproduce_failures(
     return measured.assign(sim_k=sim_k, sim_drain_s=sim_drain)
 
 
-# -- phase 2: one profiling deployment (a sweep function) --
+# -- phase 2: one profiling deployment (its sweep function: khaos.experiments.profile_point) --
 @lru_cache(maxsize=4)
 def workload_of(folder: str, experiment: str) -> pd.Series:
     """:func:`estimate_workload` of an experiment's six runs (cached per process)."""
@@ -447,56 +449,6 @@ def profile_failures(
     return rows
 
 
-def profile_deployment(point: dict, rng: np.random.Generator) -> list[dict]:
-    """Sweep function (``pipeline.sweep``) of one profiling deployment: ``point`` holds folder,
-    experiment, ci, failure_seconds and the simulator's parameters as ``sim_<name>`` keys."""
-    params = SimParams(
-        **{f.name: point[f"sim_{f.name}"] for f in fields(SimParams) if f"sim_{f.name}" in point}
-    )
-    workload = workload_of(point["folder"], point["experiment"])
-    return profile_failures(workload, point["ci"], point["failure_seconds"], params, rng)
-
-
-def sim_point(params: SimParams) -> dict:
-    """``SimParams`` as the ``sim_<name>`` keys of a sweep point."""
-    return {f"sim_{k}": v for k, v in asdict(params).items()}
-
-
-def replay_deployment(point: dict, rng: np.random.Generator) -> dict:
-    """Sweep function (``pipeline.sweep``) of one static CI over the measured day: the Tables
-    II-III row of :func:`replay_summary` (avg_latency_ms, latency_violations_fraction,
-    recovery_time_s and recovery_violations_s, recovery by the detector as in the tables) of
-    ``point``'s ci (s) on its experiment's workload (folder, experiment: :func:`workload_of`) with
-    failures armed at failure_seconds, under the QoS limits qos_latency_ms and qos_recovery_s;
-    simulator parameters as ``sim_<name>`` keys (:func:`sim_point`; absent ones default). Adds
-    the simulator's true recoveries (recovery_true_s: their sum; recovery_true_max_s), the
-    failures injected and checkpoint_share = min(checkpoint_s, CI) / CI, the share of time a
-    checkpoint runs (its latency bump). ``rng`` draws the observation noise: with common random
-    numbers every CI of a sweep sees the same noise, as :func:`replay` gives every static CI the
-    same seed."""
-    needed = ("folder", "experiment", "ci", "failure_seconds", "qos_latency_ms", "qos_recovery_s")
-    missing = [k for k in needed if k not in point]
-    if missing:
-        raise ValueError(f"point lacks the keys {missing} (needs {list(needed)})")
-    params = SimParams(
-        **{f.name: point[f"sim_{f.name}"] for f in fields(SimParams) if f"sim_{f.name}" in point}
-    )
-    qos = QoS(latency_ms=point["qos_latency_ms"], recovery_s=point["qos_recovery_s"])
-    workload = workload_of(point["folder"], point["experiment"])
-    result = simulate(workload, point["ci"], point["failure_seconds"], params, rng)
-    row, _ = replay_summary(result, f"static {point['ci']}s", qos)
-    del row["configuration"]
-    true = result.failures["recovery_s"]
-    ci = int(round(point["ci"]))
-    return {
-        **row,
-        "recovery_true_s": float(true.sum()),
-        "recovery_true_max_s": float(true.max()) if len(true) else 0.0,
-        "failures": len(true),
-        "checkpoint_share": min(params.checkpoint_s, ci) / ci,
-    }
-
-
 # -- replay over the measured day --
 def replay_summary(
     result: SimResult, configuration: str, qos: QoS = PAPER_QOS
@@ -528,7 +480,7 @@ def day_failures(
 ) -> np.ndarray:
     """The failure instants of the measured day shared by ``configurations`` (default: the Khaos
     run and the static runs injected on its schedule; the 10 s and 30 s runs were injected on
-    another): the median second of each :func:`khaos.injected_failures` cluster."""
+    another): the median second of each :func:`khaos.failures.injected_failures` cluster."""
     from khaos.failures import injected_failures
 
     events = {c: detect_failures(runs[c]) for c in configurations}

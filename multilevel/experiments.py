@@ -23,7 +23,7 @@ def system_from_params(params: dict) -> System:
     return System.per_day(lam=params["lam_per_day"], **common)
 
 
-def simulation_run(params: dict, rng: np.random.Generator) -> dict:
+def simulation_point(params: dict, rng: np.random.Generator) -> dict:
     """One simulated run: params hold the system, T, p, horizon_days and optionally restart_by."""
     result = simulate(
         params["T"],
@@ -36,7 +36,7 @@ def simulation_run(params: dict, rng: np.random.Generator) -> dict:
     return {"U_sim": result.utilization, "failures": result.failures}
 
 
-def lambert_w_loss(params: dict, rng: np.random.Generator) -> dict:
+def lambert_w_point(params: dict, rng: np.random.Generator) -> dict:
     """Fig. 9 / Section 3.4: the true optimum and the Lambert-W fixed point of (4)-(5) for one
     (λ1, λ2); the utilization lost by using the approximation. ``rng`` is unused."""
     system = system_from_params(params)

@@ -1,39 +1,31 @@
 """Tables 1-3 and the Section 4.3 numbers, computed from the model with the paper's parameters.
 
 Each function returns a DataFrame with the columns of the transcription in data/paper/, at full
-precision; defaults are the paper's values (cited per function). Rates per day unless stated.
+precision; defaults are the paper's values (multilevel.settings). Rates per day unless stated.
 """
 
 import numpy as np
 import pandas as pd
 
 from multilevel.optimize import optimal
-from multilevel.utilization import SECONDS_PER_MINUTE, System, utilization, utilization_one_kind
+from multilevel.settings import (
+    SECTION4_3_CASES,
+    TABLE1_LAMBDA2,
+    TABLE2_LAMBDA3,
+    TABLE2_N,
+    section4_3_system,
+    table1_system,
+    table2_system,
+    table3_system,
+)
+from multilevel.utilization import SECONDS_PER_MINUTE, utilization, utilization_one_kind
 
 
 def _increase_pct(better: float, base: float) -> float:
     return 100 * (better - base) / base
 
 
-def table1_system(lam2: float, lam1: float = 50.0, c=(20.0, 50.0), r=(20.0, 50.0)) -> System:
-    """A Table 1 process; defaults from its caption: λ1 = 50/day, c1 = r1 = 20 s, c2 = r2 = 50 s."""
-    return System.per_day(lam=[lam1, lam2], c=c, r=r)
-
-
-def table2_system(
-    lam3: float,
-    n: int,
-    lam12=(20.0, 5.0),
-    c=(10.0, 20.0, 100.0),
-    r=(10.0, 20.0, 100.0),
-    delta: float = 0.5,
-) -> System:
-    """A Table 2 DAG; defaults from Section 6.2: λ1 = 20, λ2 = 5 /day, c = r = (10, 20, 100) s,
-    δ = 0.5 s."""
-    return System.per_day(lam=[*lam12, lam3], c=c, r=r, n=n, delta=delta)
-
-
-def table1(lam2_values=(0.5, 0.75, 1.0, 5.0, 10.0), **system) -> pd.DataFrame:
+def table1(lam2_values=TABLE1_LAMBDA2, **system) -> pd.DataFrame:
     """Table 1: single process, 2-level optimum vs 1-level (p1 = 0, only level-2 checkpoints).
     ``system`` overrides table1_system's defaults (lam1, c, r)."""
     rows = []
@@ -53,7 +45,7 @@ def table1(lam2_values=(0.5, 0.75, 1.0, 5.0, 10.0), **system) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table2(lam3_values=(1.0, 0.1, 0.01), n_values=(5, 20, 50), **system) -> pd.DataFrame:
+def table2(lam3_values=TABLE2_LAMBDA3, n_values=TABLE2_N, **system) -> pd.DataFrame:
     """Table 2: stream DAG, 3-level optimum vs 2-level (the 3-level model with p2 = 0).
     ``system`` overrides table2_system's defaults (lam12, c, r, delta)."""
     rows = []
@@ -76,18 +68,6 @@ def table2(lam3_values=(1.0, 0.1, 0.01), n_values=(5, 20, 50), **system) -> pd.D
                 }
             )
     return pd.DataFrame(rows)
-
-
-def table3_system(row) -> System:
-    """The 2-level stream model of one Table 3 row: rates per minute, c2 = c̃, c1 = c̃/2
-    (Section 7's assumption), r = (r̃1, r̃2), δ = δ̃; c̃ and δ̃ are given in ms."""
-    return System.per_minute(
-        lam=[row["lambda1_per_min"], row["lambda2_per_min"]],
-        c=[row["c_ms"] / 2000, row["c_ms"] / 1000],
-        r=[row["r1_s"], row["r2_s"]],
-        n=int(row["n"]),
-        delta=row["delta_ms"] / 1000,
-    )
 
 
 def table3(measured: pd.DataFrame, interval_min: float = 30.0) -> pd.DataFrame:
@@ -117,12 +97,7 @@ def table3(measured: pd.DataFrame, interval_min: float = 30.0) -> pd.DataFrame:
     return out
 
 
-def section4_3_system(n: int, delta: float, lam=(24.0, 0.4), c=(10.0, 30.0), r=(10.0, 30.0)):
-    """Section 4.3's DAG: λ1 = 24, λ2 = 0.4 /day, c1 = r1 = 10 s, c2 = r2 = 30 s."""
-    return System.per_day(lam=lam, c=c, r=r, n=n, delta=delta)
-
-
-def section4_3(cases=((1, 0.0), (5, 0.5), (50, 0.5), (500, 0.5)), **system) -> pd.DataFrame:
+def section4_3(cases=SECTION4_3_CASES, **system) -> pd.DataFrame:
     """Section 4.3: T*, p1* of a single operator and of DAGs with n = 5, 50, 500 at δ = 0.5 s;
     ``system`` overrides section4_3_system's defaults (lam, c, r)."""
     rows = []

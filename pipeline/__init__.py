@@ -1,7 +1,11 @@
-"""Shared machinery of the reproduction: paths, Spark session, sweeps, notebooks, reports.
+"""The machinery that runs a reproduction: paths, Spark session, sweeps (and the import closure
+their cache is keyed by), notebooks, parameters, reports, the scorecard and the repro CLI;
+``pipeline.jobs`` holds each paper's Spark jobs, named by paper, and ``pipeline.verdicts`` each
+paper's claim rules.
 
-Per-paper packages never import this package (nor Spark): they are pure and take an explicit
-``numpy.random.Generator``; the pipeline runs them at scale and records what they reproduce.
+Paper packages and ``crosspaper`` never import this package (nor Spark; tests/test_architecture.py
+checks it): they are pure and take an explicit ``numpy.random.Generator``; the pipeline runs them
+at scale and records what they reproduce.
 """
 
 from pipeline.paper import claims, paper_table

@@ -32,6 +32,7 @@ from pipeline.notebooks import (
     resolve,
     run_notebook,
 )
+from pipeline.rerun import fingerprint, is_current
 from pipeline.spark import MASTER_ENV, JavaError, check_java
 
 
@@ -48,6 +49,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("name")
     reports = sub.add_parser("reports", help="run every notebook and build reports/index.html")
     reports.add_argument("--only", default="*", help="glob of notebook names (default: all)")
+    reports.add_argument(
+        "--force",
+        action="store_true",
+        help="rerun every notebook, not only those whose notebook, parameters or imported "
+        "code changed since their last ok run",
+    )
     for p in (sub.choices["list"], run, reports):
         p.add_argument(
             "--notebooks",
@@ -109,6 +116,20 @@ def _run_many(names: list[str], profile: str, overrides: dict, notebooks: Path) 
     return 1 if failed else 0
 
 
+def _changed(names: list[str], profile: str, notebooks: Path) -> list[str]:
+    """The notebooks to rerun: changed since their last ok run (pipeline.rerun)."""
+    changed = []
+    for name in names:
+        params = parameters_for(name, profile, {}, notebooks)
+        current = fingerprint(resolve(name, notebooks), profile, params)
+        if not is_current(paths.reports_dir() / "status" / f"{name}.json", current):
+            changed.append(name)
+    if len(changed) < len(names):
+        unchanged = len(names) - len(changed)
+        print(f"{unchanged} notebooks unchanged since their last ok run (--force reruns them)")
+    return changed
+
+
 def _clean() -> int:
     reports = paths.reports_dir()
     for child in reports.iterdir() if reports.exists() else []:
@@ -166,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             overrides, profile = {}, args.profile
         for name in names:  # every usage error before the first (slow) run
             parameters_for(name, profile, overrides, args.notebooks)
+        if args.command == "reports" and not args.force:
+            names = _changed(names, profile, args.notebooks)
         check_java()
         return _run_many(names, profile, overrides, args.notebooks)
     except (UsageError, JavaError, FileNotFoundError) as exc:

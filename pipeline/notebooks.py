@@ -35,6 +35,7 @@ from pipeline.paper import paper_of
 from pipeline.parameters import mismatch
 from pipeline.progress import ProgressLine
 from pipeline.report import clear_outputs
+from pipeline.rerun import fingerprint
 from pipeline.spark import master_url, single_thread_blas
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class Status:
     finished: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S"))
     master: str = ""  # Spark master URL the notebook's sweeps used
     commit: str = ""  # git commit of the code, "+" when the work tree had changes
+    fingerprint: str = ""  # of the notebook, its parameters and imported code (pipeline.rerun)
 
 
 def available(notebooks_dir: Path = paths.NOTEBOOKS) -> list[str]:
@@ -221,6 +223,7 @@ def run_notebook(
     executed, html = out_dir / f"{name}.ipynb", out_dir / f"{name}.html"
     clear_outputs(reports, name)
     status = Status(name, paper, profile, params, "ok", master=master_url(), commit=git_commit())
+    status.fingerprint = fingerprint(resolve(name, notebooks_dir), profile, params)
     line = ProgressLine(name, progress) if progress is not None else None
     began = time.perf_counter()
     with _kernel_environment(reports, results_dir):

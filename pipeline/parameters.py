@@ -4,12 +4,21 @@ Checked before any kernel starts, so ``-p n_values=banana`` is refused at once w
 and the type it expects, instead of failing in a cell later. Only type and shape are checked: an
 int, a float (an int is accepted), a str, a bool, a list whose elements have the default's
 element type, a dict with the default's keys. Ranges stay with the packages' own validation.
-A default that is not a Python literal (``np.inf``, ``2 * 60``) or is ``None`` accepts anything.
+A default may also name a paper's settings (``fastrecover.settings.CHAIN.point()``, the cell
+importing ``fastrecover.settings``): it is read from that module, so a paper default is typed
+once. Any other default that is not a Python literal (``np.inf``, ``2 * 60``) or is ``None``
+accepts anything.
 """
 
 import ast
+import importlib
+import re
 
 _NUMBER = (int, float)
+# <paper>.settings.<attribute>... with an optional call without arguments at the end
+_SETTINGS = re.compile(
+    r"(?P<paper>fastrecover|ppa|incremental|multilevel|khaos)\.settings(\.[A-Za-z_]\w*)+(\(\))?"
+)
 
 
 def _is_number(value) -> bool:
@@ -64,12 +73,24 @@ def conforms(value, proto) -> bool:
     return True
 
 
+def default_value(default_source: str):
+    """The value of a parameters-cell default (source text): a Python literal, or an expression
+    of a paper's settings module, imported to read it; None when it is neither."""
+    try:
+        return ast.literal_eval(default_source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    match = _SETTINGS.fullmatch(default_source.strip())
+    if match is None:
+        return None
+    paper = match["paper"]
+    importlib.import_module(f"{paper}.settings")
+    return eval(default_source, {"__builtins__": {}}, {paper: importlib.import_module(paper)})
+
+
 def mismatch(key: str, value, default_source: str) -> str | None:
     """One line saying how ``value`` fails the default's type (source text), or None if it fits."""
-    try:
-        proto = ast.literal_eval(default_source)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
+    proto = default_value(default_source)
     if conforms(value, proto):
         return None
     kind = describe(proto)

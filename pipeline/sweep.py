@@ -14,8 +14,9 @@ between points can be judged on paired data.
 
 Cache: every finished point is written at once to
 ``data/results/<experiment>/<key>.parquet``, where the key hashes the parameters, the iteration
-count, the seed and the code version (by default a hash of the source of the package defining
-``fn``). Rerunning skips finished points, so an interrupted sweep resumes where it stopped.
+count, the seed and the code version (by default a hash of the source of ``fn``'s module and of
+every project module it imports, transitively: ``source_files``). Rerunning skips finished
+points, so an interrupted sweep resumes where it stopped.
 
 Points run in batches, one Spark job per batch; batch sizes adapt to the measured task time so
 that each job lasts a few seconds, which keeps the progress bar and the cache current without
@@ -46,6 +47,7 @@ from tqdm import tqdm
 
 from pipeline import paths
 from pipeline.files import temporary_beside
+from pipeline.imports import import_closure
 
 log = logging.getLogger(__name__)
 
@@ -93,35 +95,29 @@ def _hash63(text: str) -> int:
     return int(hashlib.sha256(text.encode()).hexdigest()[:15], 16)
 
 
-PAPER_PACKAGES = ("fastrecover", "ppa", "incremental", "multilevel", "khaos")
+def source_files(fn: Callable, roots: Sequence[Path] | None = None) -> list[Path]:
+    """The source files whose content versions ``fn``: its module and every project module it
+    imports, transitively (``pipeline.imports.import_closure``).
 
-
-def source_files(fn: Callable) -> list[Path]:
-    """The source files whose content versions ``fn``: its whole top-level package when it has
-    one, else its module's file.
-
-    Hashing the package rather than the function means a change anywhere in, say, ``multilevel``
-    invalidates cached multilevel sweeps, which is what a changed model should do. A sweep
-    function in ``pipeline`` may call any paper package, so for it every paper package's source
-    counts too.
+    A changed model invalidates the sweeps that import it, and nothing else: editing the
+    notebook runner or a verdict rule keeps every cached point. A module outside the project
+    (``roots``, default the project root and the folder of ``fn``'s top-level package) counts
+    by its own file.
     """
-    module = sys.modules.get(getattr(fn, "__module__", ""), None)
-    top = sys.modules.get(module.__name__.split(".")[0]) if module else None
-    if top is not None and getattr(top, "__path__", None):
-        folder = Path(list(top.__path__)[0])
-        folders = [folder]
-        if top.__name__ == "pipeline":
-            folders += [folder.parent / name for name in PAPER_PACKAGES]
-        return sorted(f for d in folders for f in d.rglob("*.py"))
-    if module is not None and getattr(module, "__file__", None):
-        return [Path(module.__file__)]
-    return []
+    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    file = getattr(module, "__file__", None)
+    if file is None:
+        return []
+    if roots is None:
+        depth = module.__name__.count(".") + (Path(file).name == "__init__.py")
+        roots = list(dict.fromkeys([paths.ROOT, Path(file).resolve().parents[depth]]))
+    return import_closure([module.__name__], roots) or [Path(file)]
 
 
-def code_version(fn: Callable) -> str:
+def code_version(fn: Callable, roots: Sequence[Path] | None = None) -> str:
     """Hash of ``fn``'s name and its source files (``source_files``), or of its own source."""
     digest = hashlib.sha256(getattr(fn, "__qualname__", repr(fn)).encode())
-    files = source_files(fn)
+    files = source_files(fn, roots)
     for file in files:
         digest.update(file.read_bytes())
     if not files:

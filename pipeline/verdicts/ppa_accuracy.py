@@ -1,6 +1,6 @@
 """Rules of the PPA query-accuracy claims PPA6 (Fig 12) and PPA7 (Fig 13), data/paper/claims.csv.
 
-Inputs are the frames of ``pipeline.ppa_queries``: ``random`` (one row per random plan: query,
+Inputs are the frames of ``pipeline.jobs.ppa_queries``: ``random`` (one row per random plan: query,
 R, OF, IC, accuracy) and ``plans`` (one row per planner and R: query, planner, R, OF, IC,
 accuracy). Planners are compared on paired data: the same query and R. Only R from the number of
 operators to |M| - 1 enters a comparison: below it SA returns the empty plan by design (ties at

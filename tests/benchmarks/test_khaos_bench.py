@@ -6,7 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from khaos import anomalies, load_experiment, load_failures, recovery_times, table2, table3
+from khaos import recovery_times, table2, table3
+from khaos.data import load_experiment, load_failures
+from khaos.detector import anomalies
 from tests.khaos.synthetic import noise_run
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "khaos"

@@ -7,15 +7,15 @@ import numpy as np
 
 from multilevel import experiments
 from multilevel.optimize import optimal
+from multilevel.settings import FIG12_COST, FIG12_DELTA, FIG12_LAMBDA, fig12_system, table2_system
 from multilevel.simulate import simulate
-from multilevel.tables import table2_system
-from multilevel.utilization import System, utilization
+from multilevel.utilization import utilization
 from pipeline.spark import get_spark
 from pipeline.sweep import sweep
 
 
 def test_utilization_points_per_second(benchmark):
-    system = System.per_day(lam=[20, 5, 0.1], c=[10, 20, 100], r=[10, 20, 100], n=20, delta=0.5)
+    system = table2_system(0.1, 20)
     rng = np.random.default_rng(0)
     points = 1_000_000
     w = rng.uniform(0.05, 1, size=(points, 3))
@@ -35,10 +35,10 @@ def test_one_table2_row_optimum(benchmark):
 
 
 def test_one_simulated_run_of_fig12_length(benchmark):
-    system = System.per_day(lam=[432, 43.2, 8.64], c=[5, 10, 20], r=[5, 10, 20], n=10, delta=0.5)
+    system = fig12_system(10)
     best = optimal(system)
     rng = np.random.default_rng(1)
-    horizon = 1000 / 8.64 * 86_400
+    horizon = 1000 / FIG12_LAMBDA[2] * 86_400
     simulate(best.T, best.p, system, 1e4, rng)  # compile
     benchmark(simulate, best.T, best.p, system, horizon, rng)
     print(f"\nOne run of 1000/λ3 days: {1000 * benchmark.stats.stats.mean:.1f} ms")
@@ -47,17 +47,17 @@ def test_one_simulated_run_of_fig12_length(benchmark):
 def test_fig12_full_profile_on_two_cores(benchmark, tmp_path):
     """The full profile of Fig. 12: 4 n x 6 intervals x 100 runs of 1000/λ3 days, on Spark."""
     spark = get_spark("local[2]")
-    lam, cost = [432.0, 43.2, 8.64], [5.0, 10.0, 20.0]
+    lam, cost = list(FIG12_LAMBDA), list(FIG12_COST)
     grid = []
     for n in (1, 10, 50, 100):
-        best = optimal(System.per_day(lam=lam, c=cost, r=cost, n=n, delta=0.5))
+        best = optimal(fig12_system(n))
         grid += [
             {
                 "lam_per_day": lam,
                 "c": cost,
                 "r": cost,
                 "n": n,
-                "delta": 0.5,
+                "delta": FIG12_DELTA,
                 "T": f * best.T,
                 "p": list(best.p),
                 "horizon_days": 1000 / lam[2],
@@ -68,7 +68,7 @@ def test_fig12_full_profile_on_two_cores(benchmark, tmp_path):
     sweep(
         "bench_fig12",
         grid,
-        experiments.simulation_run,
+        experiments.simulation_point,
         100,
         spark=spark,
         progress=False,

@@ -134,7 +134,7 @@ def test_bad_tree_arguments(kwargs, message):
 def test_the_thesis_f_max_of_200_is_feasible_under_the_default_two_cost_storage(seed):
     # fastrecover_delta's finding: B_snap = 2e6 makes F_max = 200 usable; one bandwidth of
     # 20,000 KB/min for snapshots too makes every default tree infeasible on that grid.
-    topology = random_tree(15, np.random.default_rng(seed), omega=1000.0)
+    topology = random_tree(15, np.random.default_rng(seed))  # Ω: the tree default
     grid = {"f": 100, "f_max": 200.0}
     assert optimize_tree(topology, 0.5, 20, storage=Storage(), **grid).feasible
     single = Storage(20_000.0, snapshot_bandwidth=None)

@@ -4,22 +4,23 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fastrecover import Chain, Operator, nsegments, one_segment, optimize_chain
+from fastrecover import Operator, chain, nsegments, one_segment, optimize_chain
 from fastrecover.generate import KB_PER_MB, Attributes, random_chain, random_tree
 from fastrecover.model import MAX_FANOUT, children
+from fastrecover.settings import CHAIN
 from fastrecover.tree import DEFAULT_F, DEFAULT_F_MAX
 from pipeline import paths
 
 
 def test_chain_attributes_follow_table_4_1():
-    topology = random_chain(2000, np.random.default_rng(0), omega=3000)
+    topology = random_chain(2000, np.random.default_rng(0))  # Ω: the chain default
     assert np.all((topology.s > 0.1) & (topology.s <= 1))
     assert np.all(topology.tau == 1e-5) and np.all(topology.theta == 1.0)
     assert np.all((topology.pi >= 10 * KB_PER_MB) & (topology.pi <= 20 * KB_PER_MB))
     assert np.all(topology.rho > 0)
     # ρ = positive Gaussian part + 0.02 per instance (2..6): at least 0.04 above the Gaussian part.
     assert topology.rho.min() > 0.04 and 0.2 < topology.rho.mean() < 0.35
-    assert topology.rates[0] == 3000
+    assert topology.rates[0] == CHAIN.omega
     np.testing.assert_allclose(topology.rates[1:], topology.rates[:-1] * topology.s[:-1])
 
 
@@ -64,7 +65,7 @@ def test_bad_generator_inputs():
     with pytest.raises(ValueError, match="selectivity"):
         Attributes(selectivity=(0.0, 1.0))
     with pytest.raises(ValueError, match="omega"):
-        Chain([Operator(s=0.5, tau=0, pi=1.0, theta=1.0, rho=0.1)], omega=-5)
+        chain([Operator(s=0.5, tau=0, pi=1.0, theta=1.0, rho=0.1)], omega=-5)
 
 
 def test_baselines_dispatch_on_the_topology_shape():

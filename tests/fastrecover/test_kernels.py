@@ -19,6 +19,7 @@ from fastrecover.chain import (
 )
 from fastrecover.generate import random_chain
 from fastrecover.model import Storage
+from fastrecover.settings import CHAIN, TREE
 from fastrecover.tree import _carry_rows, _convolve, _place_rows
 from tests.fastrecover.reference import convolve_numpy
 
@@ -114,13 +115,13 @@ def test_chain_methods_share_tables_and_equal_the_single_calls(seed):
 @pytest.mark.parametrize(
     ("full", "short", "omega"),
     [
-        (experiments.chain_point, experiments.chain_proxy_point, 3000),
-        (experiments.tree_point, experiments.tree_proxy_point, 1000),
+        (experiments.chain_point, experiments.chain_proxy_point, CHAIN.omega),
+        (experiments.tree_point, experiments.tree_proxy_point, TREE.omega),
     ],
 )
 def test_proxy_points_return_the_full_points_values(full, short, omega):
     for seed in range(8):
-        params = {"n": 10, "omega": omega, "ch_max": 0.4, "z": 20, "failures": 100}
+        params = {"n": 10, "omega": omega, "ch_max": CHAIN.ch_max, "z": 20, "failures": 100}
         a = full(dict(params), np.random.default_rng(seed))
         b = short(dict(params), np.random.default_rng(seed))
         assert set(b) < set(a)
@@ -129,7 +130,7 @@ def test_proxy_points_return_the_full_points_values(full, short, omega):
 
 
 def test_runtime_point_times_one_run_and_rejects_an_unknown_shape():
-    params = {"shape": "chain", "n": 5, "z": 10, "ch_max": 0.4}
+    params = {"shape": "chain", "n": 5, "z": 10, "ch_max": CHAIN.ch_max}
     first = experiments.runtime_point(params, np.random.default_rng(0))
     assert first["seconds"] > 0
     with pytest.raises(ValueError, match="shape"):

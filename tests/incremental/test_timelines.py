@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from incremental import experiments as E
 from incremental import timelines as T
 from incremental.problem import problem_from_topology
 
@@ -249,7 +250,7 @@ def test_incremental_recovers_the_first_queries_before_blocking_recovers_any():
               "t_fail": 60.0, "end": 520.0}
     rec = {}
     for scheme in ("incremental", "blocking"):
-        rows = pd.DataFrame(T.correlated_point({**params, "scheme": scheme},
+        rows = pd.DataFrame(E.correlated_point({**params, "scheme": scheme},
                                                np.random.default_rng(10)))
         assert rows["failed"].all() and (rows["exactly_once_violations"] == 0).all()
         rec[scheme] = rows.groupby("query")["recovery_time"].first()
@@ -261,11 +262,11 @@ def test_incremental_recovers_the_first_queries_before_blocking_recovers_any():
 
 def test_correlated_point_rejects_bad_parameters():
     with pytest.raises(ValueError, match="failure"):
-        T.correlated_point({"scheme": "incremental", "failure": "some", "rate": 1.0, "rho": 0.1,
+        E.correlated_point({"scheme": "incremental", "failure": "some", "rate": 1.0, "rho": 0.1,
                             "distribution": "uniform", "t_fail": 60.0, "end": 200.0},
                            np.random.default_rng(0))
     with pytest.raises(ValueError, match="params must give"):
-        T.correlated_point({"scheme": "incremental"}, np.random.default_rng(0))
+        E.correlated_point({"scheme": "incremental"}, np.random.default_rng(0))
     with pytest.raises(ValueError, match="scheme"):
         T.fig9_run(scheme="eager", killed=("n0",), rate=1.0, rho=0.1, acquisition=[1.0],
                    t_fail=10.0, end=50.0, rng=np.random.default_rng(0))
@@ -275,7 +276,7 @@ FIG8 = {"rate": 10.0, "first": 30.0, "interval": 30.0, "end": 150.0, "cpu_cap": 
 
 
 def test_fig8_source_replay_spikes_after_each_failure_and_settles():
-    rows = pd.DataFrame(T.fig8_point({**FIG8, "strategy": "source_replay", "failures": 2,
+    rows = pd.DataFrame(E.fig8_point({**FIG8, "strategy": "source_replay", "failures": 2,
                                       "rho": 0.2, "detection_delay": 10.0},
                                      np.random.default_rng(11)))
     assert rows["completed"].all() and (np.diff(rows["time"]) >= 0).all()
@@ -288,7 +289,7 @@ def test_fig8_source_replay_spikes_after_each_failure_and_settles():
 
 def test_fig8_eager_recovery_diverges_only_when_survivors_are_overloaded():
     def slope(rho, failures):
-        rows = pd.DataFrame(T.fig8_point({**FIG8, "strategy": "blocking", "failures": failures,
+        rows = pd.DataFrame(E.fig8_point({**FIG8, "strategy": "blocking", "failures": failures,
                                           "rho": rho, "detection_delay": 1.0},
                                          np.random.default_rng(12)))
         late = rows[rows["time"] >= 100]
@@ -297,14 +298,14 @@ def test_fig8_eager_recovery_diverges_only_when_survivors_are_overloaded():
     assert slope(0.7, 2) > 0.1  # 3 nodes at 0.7 x 5 / 3 > 1
     assert abs(slope(0.7, 1)) < 0.05  # 4 nodes at 0.875
     with pytest.raises(ValueError, match="failures"):
-        T.fig8_point({**FIG8, "strategy": "blocking", "failures": 5, "rho": 0.1,
+        E.fig8_point({**FIG8, "strategy": "blocking", "failures": 5, "rho": 0.1,
                       "detection_delay": 1.0}, np.random.default_rng(0))
 
 
 def test_overhead_keeps_up_below_capacity_and_order_preserving_adds_latency():
     base = {"rate": 40.0, "cost": 0.005, "end": 60.0, "checkpoint_interval": 20.0}
-    off = T.overhead_point({**base, "order_preserving": False}, np.random.default_rng(13))
-    on = T.overhead_point({**base, "order_preserving": True}, np.random.default_rng(13))
+    off = E.overhead_point({**base, "order_preserving": False}, np.random.default_rng(13))
+    on = E.overhead_point({**base, "order_preserving": True}, np.random.default_rng(13))
     for point in (off, on):
         assert point["completed"] and point["end_time"] < base["end"] + 1
         assert point["throughput"] == pytest.approx(40.0, rel=0.1)
@@ -314,6 +315,6 @@ def test_overhead_keeps_up_below_capacity_and_order_preserving_adds_latency():
     assert 0.05 < off["latency_mean"] < 0.1 + 3 * 0.005 + 0.05
     # Above capacity (the one source partition at 0.005 s per record: 200 records/s) the
     # throughput saturates and the run ends late.
-    over = T.overhead_point({**base, "rate": 2000.0, "end": 5.0, "order_preserving": False},
+    over = E.overhead_point({**base, "rate": 2000.0, "end": 5.0, "order_preserving": False},
                             np.random.default_rng(13))
     assert over["throughput"] < 1000 and over["end_time"] > 5.0 + 1

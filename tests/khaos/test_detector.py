@@ -6,17 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from khaos import (
-    DetectorParams,
-    FailureRule,
-    QoS,
-    anomalies,
-    detect_failures,
-    detector_validation,
-    lag_rule_recovery_times,
-    recovery_times,
-    validation_summary,
-)
+from khaos import QoS, detect_failures, recovery_times
+from khaos.detector import anomalies, lag_rule_recovery_times
+from khaos.params import DetectorParams, FailureRule
+from khaos.tables import detector_validation, validation_summary
 from tests.khaos.synthetic import noise_run, outage_run
 
 FAILURE = 2001  # outage_run's failure offset 2000 on an index starting at 1

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from khaos import fig3_bars
+from khaos.evaluation import fig3_bars
 
 
 def _table(khaos_recovery: float) -> pd.DataFrame:

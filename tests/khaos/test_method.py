@@ -6,18 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from khaos import (
-    Khaos,
-    LinearModel,
-    MethodParams,
-    Models,
-    QoS,
-    choose_interval,
-    failure_points,
-    fit_models,
-    objective,
-)
-from khaos.method import smoothed_workload
+from khaos import Khaos, MethodParams, QoS, choose_interval, failure_points, fit_models, objective
+from khaos.method import LinearModel, Models, smoothed_workload
 
 SMALL = MethodParams(smoothing_s=3, skip_s=5, levels=3, min_separation_s=12, grid_s=1)
 

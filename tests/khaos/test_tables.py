@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
-from khaos import detect_failures, injected_failures, recovery_model_error, table2, table3
+from khaos import detect_failures, table2, table3
 from khaos.data import CONFIGURATIONS, STATIC_CI_S
+from khaos.failures import injected_failures
+from khaos.tables import recovery_model_error
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from multilevel.optimize import (
     optimal,
     optimal_at_interval,
 )
+from multilevel.settings import FIG8, section4_3_system, table2_system
 from multilevel.utilization import System, utilization
 
 
@@ -51,7 +52,7 @@ def test_two_level_optimum_beats_a_dense_grid(system):
 
 
 def test_three_level_optimum_beats_a_dense_grid_and_pins_levels():
-    system = System.per_day(lam=[20, 5, 0.1], c=[10, 20, 100], r=[10, 20, 100], n=20, delta=0.5)
+    system = table2_system(0.1, 20)
     a, b = np.meshgrid(np.linspace(0, 1, 81), np.linspace(0, 1, 81))
     keep = (a + b < 0.999).ravel()
     p = np.stack([a.ravel(), b.ravel(), 1 - a.ravel() - b.ravel()], axis=1)[keep]
@@ -103,7 +104,7 @@ def test_optimum_at_fixed_interval_is_below_the_free_optimum_and_beats_a_grid():
 
 
 def test_lambert_w_fixed_point_satisfies_equations_4_and_5():
-    system = System.per_day(lam=[24, 0.4], c=[10, 30], r=[10, 30])
+    system = FIG8
     approx = lambert_w_optimum(system)
     assert approx.converged
     assert approx.T == pytest.approx(float(lambert_w_interval(approx.p1, system)), rel=1e-9)
@@ -115,8 +116,8 @@ def test_lambert_w_fixed_point_satisfies_equations_4_and_5():
 
 
 def test_equation_10_reduces_to_5_for_one_operator():
-    base = System.per_day(lam=[24, 0.4], c=[10, 30], r=[10, 30])
-    with_delay = System.per_day(lam=[24, 0.4], c=[10, 30], r=[10, 30], n=1, delta=0.7)
+    base = FIG8
+    with_delay = section4_3_system(1, 0.7)
     T = np.linspace(100, 500, 9)
     np.testing.assert_allclose(lambert_w_probability(T, with_delay), lambert_w_probability(T, base))
 

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from multilevel.settings import fig12_system
 from multilevel.simulate import simulate
 from multilevel.utilization import System, utilization, utilization_one_kind
 
@@ -51,7 +52,7 @@ def test_short_runs_are_cut_at_their_last_checkpoint_and_stay_unbiased():
 
 
 def test_three_levels_near_the_optimum_stay_close_to_equation_13():
-    system = System.per_day(lam=[432, 43.2, 8.64], c=[5, 10, 20], r=[5, 10, 20], n=10, delta=0.5)
+    system = fig12_system(10)
     p = (0.557, 0.307, 0.136)
     u = _runs(47.0, p, system, 2e6, 20, seed=5)
     assert abs(u.mean() - float(utilization(47.0, p, system))) < 0.005

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from multilevel.settings import FIG8
 from multilevel.utilization import System, utilization, utilization_one_kind
 from tests.multilevel import literal
 
@@ -66,7 +67,7 @@ def test_two_levels_equal_the_printed_closed_forms_3_and_8(case):
 
 
 def test_vectorized_over_intervals_and_probabilities():
-    system = System.per_day(lam=[24, 0.4], c=[10, 30], r=[10, 30])
+    system = FIG8
     T = np.linspace(100, 600, 7)[:, None]
     p1 = np.linspace(0, 0.95, 5)[None, :]
     p = np.stack([p1 + 0 * T, 1 - p1 + 0 * T], axis=-1)

@@ -13,7 +13,9 @@ from pipeline.cli import main
 from pipeline.notebooks import UsageError, available, parameters_for
 from pipeline.parameters import conforms, describe, mismatch
 
-CELL = """runs = 10  # an int
+CELL = """import fastrecover.settings
+
+runs = 10  # an int
 rate = 0.5
 label = "full"
 n_values = [1, 5, 50]
@@ -22,6 +24,8 @@ lines = {"n": [5, 15], "ch_max": 0.4}
 verbose = False
 horizon = 2 * 60  # not a literal: not checked
 anything = None
+chain = fastrecover.settings.CHAIN.point()  # read from the settings module
+budget = fastrecover.settings.CHAIN.ch_max
 """
 
 
@@ -54,6 +58,8 @@ def check(notebooks, **overrides):
         ("factors", [[1, 2.5], [2]], [["a"], 0.5], "a list of float like [0.5, 1.0]"),
         ("lines", [{"n": [1], "ch_max": 1}], [{"n": [1]}, {"n": 1, "ch_max": 0.1}, [1]], "a dict"),
         ("verbose", [True], [1, "yes"], "a bool like False"),
+        ("chain", [{"n": 5, "omega": 9, "ch_max": 1, "z": 3}], [{"n": 5}, 5], "a dict {n: int"),
+        ("budget", [1, 0.1], ["high", [0.1]], "a float like"),
     ],
 )
 def test_values_of_the_defaults_type_pass_others_are_refused(notebooks, key, good, bad, expected):

@@ -1,10 +1,14 @@
 """pipeline.sweep: deterministic seeds, partition independence, caching and resume."""
 
+import shutil
+
 import pandas as pd
 import pytest
 
+from pipeline.imports import import_closure, imports_of
 from pipeline.paths import ROOT
 from pipeline.sweep import SweepError, code_version, source_files, sweep
+from ppa.experiments import fig14_point
 from tests.pipeline import sweep_fns
 
 GRID = [{"mu": float(m)} for m in range(7)]
@@ -196,10 +200,86 @@ def test_code_version_follows_the_defining_source():
     assert code_version(sweep_fns.draws) != code_version(sweep_fns.failing)
 
 
-def test_a_pipeline_sweep_function_is_versioned_by_the_paper_packages_it_may_call():
-    from pipeline import ppa_queries
+def _copy(tmp_path, *packages):
+    for name in packages:
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _append(file, text="\n# edited\n"):
+    with open(file, "a") as handle:
+        handle.write(text)
+
+
+def test_editing_the_runner_or_a_verdict_keeps_a_ppa_sweeps_cache_and_its_imports_do_not(tmp_path):
+    _copy(tmp_path, "ppa", "pipeline")
+    roots = [tmp_path]
+    before = code_version(fig14_point, roots)
+    _append(tmp_path / "pipeline" / "index.py")
+    _append(tmp_path / "pipeline" / "verdicts" / "ppa_topologies.py")
+    _append(tmp_path / "ppa" / "latency.py")  # in ppa, but Fig 14's points never import it
+    assert code_version(fig14_point, roots) == before
+    _append(tmp_path / "ppa" / "topology.py")  # imported by ppa.experiments (and by its imports)
+    edited = code_version(fig14_point, roots)
+    assert edited != before
+    _append(tmp_path / "ppa" / "planners" / "greedy.py")  # through ppa.planners' __init__
+    assert code_version(fig14_point, roots) != edited
+
+
+def test_a_cached_ppa_point_survives_a_verdict_edit_and_not_a_model_edit(spark, tmp_path):
+    _copy(tmp_path / "code", "ppa", "pipeline")
+    roots = [tmp_path / "code"]
+    grid = [{"mu": 0.0, "log": str(tmp_path / "calls.log")}]
+
+    def run():
+        version = code_version(fig14_point, roots)
+        return sweep(
+            "cached",
+            grid,
+            sweep_fns.logged,
+            results_dir=tmp_path,
+            progress=False,
+            version=version,
+            spark=spark,
+        )
+
+    first = run()
+    _append(tmp_path / "code" / "pipeline" / "verdicts" / "ppa_topologies.py")
+    pd.testing.assert_frame_equal(run(), first)
+    assert (tmp_path / "calls.log").read_text().count("\n") == 1  # computed once
+    _append(tmp_path / "code" / "ppa" / "fidelity.py")
+    run()
+    assert (tmp_path / "calls.log").read_text().count("\n") == 2  # recomputed
+
+
+def test_a_pipeline_job_is_versioned_by_the_paper_modules_it_imports_only():
+    from pipeline.jobs import ppa_queries
 
     files = {f.relative_to(ROOT).as_posix() for f in source_files(ppa_queries.q1_partials)}
-    assert {"pipeline/sweep.py", "ppa/fidelity.py", "khaos/simulate.py"} <= files
+    assert {"pipeline/jobs/ppa_queries.py", "ppa/fidelity.py", "ppa/topology.py"} <= files
+    assert not {"pipeline/index.py", "pipeline/sweep.py", "khaos/simulate.py"} & files
+    assert not any(f.startswith("pipeline/verdicts/") for f in files)
     own = {f.relative_to(ROOT).as_posix() for f in source_files(sweep_fns.draws)}
-    assert "ppa/fidelity.py" not in own
+    assert own == {"tests/pipeline/sweep_fns.py"}
+
+
+def test_imports_are_read_from_every_statement_relative_ones_resolved():
+    source = (
+        "import a.b\nfrom c import d\nfrom . import e\nfrom ..f import g\n"
+        "def h():\n    from i.j import k\n"
+    )
+    names = imports_of(source, "p.q.r")
+    assert names == {"a.b", "c", "c.d", "p.q", "p.q.e", "p.f", "p.f.g", "i.j", "i.j.k"}
+    assert imports_of("from . import x", "p", is_package=True) == {"p", "p.x"}
+    with pytest.raises(ValueError, match="beyond the top package"):
+        imports_of("from ... import x", "p.q")
+
+
+def test_the_closure_follows_imports_transitively_and_stays_in_the_project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("import numpy\nfrom pkg import b\n")
+    (tmp_path / "pkg" / "b.py").write_text("def f():\n    from .c import x\n")
+    (tmp_path / "pkg" / "c.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "unused.py").write_text("")
+    files = import_closure(["pkg.a"], [tmp_path])
+    assert [f.name for f in files] == ["a.py", "b.py", "c.py"]

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 
 from fastrecover.experiments import on_line
+from fastrecover.settings import CHAIN
 from pipeline.scorecard import BY_CONSTRUCTION, CALIBRATED, NOT_REPRODUCED, PARTLY, REPRODUCED
 from pipeline.verdicts import fastrecover as rules
 
@@ -14,7 +15,7 @@ LINES = {
     "ch_max": [0.2, 0.4, 0.6],
     "z": [20, 60, 100],
 }
-DEFAULTS = {"n": 15, "omega": 3000, "ch_max": 0.4, "z": 60}
+DEFAULTS = CHAIN.point()
 
 
 def thesis_like(rt=None, infeasible=None, ratio=None, topologies=300, seed=0):
@@ -23,11 +24,19 @@ def thesis_like(rt=None, infeasible=None, ratio=None, topologies=300, seed=0):
     Ω, falls with CH_max and weakly with Z; NSegments' infeasibility grows with n and Ω and falls
     with CH_max and Z; both baselines cost about twice FastRecover."""
     rt = rt or (
-        lambda p: (p["n"] / 15) * (p["omega"] / 3000) * (0.4 / p["ch_max"]) * (60 / p["z"]) ** 0.1
+        lambda p: (
+            (p["n"] / CHAIN.n)
+            * (p["omega"] / CHAIN.omega)
+            * (CHAIN.ch_max / p["ch_max"])
+            * (CHAIN.z / p["z"]) ** 0.1
+        )
     )
     infeasible = infeasible or (
         lambda p: np.clip(
-            (p["n"] / 35) * (p["omega"] / 3000) ** 0.5 * (0.4 / p["ch_max"]) * (60 / p["z"]) ** 0.3
+            (p["n"] / 35)
+            * (p["omega"] / CHAIN.omega) ** 0.5
+            * (CHAIN.ch_max / p["ch_max"])
+            * (CHAIN.z / p["z"]) ** 0.3
             - 0.05,
             0,
             0.97,
@@ -94,7 +103,9 @@ def test_fr4_fails_on_infeasibility_falling_with_omega():
 
 def test_fr5_fails_on_rt_falling_with_n_and_is_partly_on_rt_rising_with_z():
     assert rules.fr5(thesis_like(), DEFAULTS).verdict == REPRODUCED
-    falling_n = thesis_like(rt=lambda p: (35 / p["n"]) * (0.4 / p["ch_max"]) * p["omega"] / 3000)
+    falling_n = thesis_like(
+        rt=lambda p: (35 / p["n"]) * (CHAIN.ch_max / p["ch_max"]) * p["omega"] / CHAIN.omega
+    )
     assert rules.fr5(falling_n, DEFAULTS).verdict == NOT_REPRODUCED
     rising_z = thesis_like(rt=lambda p: p["n"] * p["omega"] / p["ch_max"] * p["z"] / 1e6)
     assert rules.fr5(rising_z, DEFAULTS).verdict == PARTLY
@@ -167,7 +178,7 @@ def test_fr8_fails_on_a_simulated_measure_moving_against_the_model():
 
 def _times(exponent_n, exponent_z, rng):
     rows = [
-        {"n": n, "z": 60, "seconds": 1e-5 * n**exponent_n * np.exp(rng.normal(0, 0.05))}
+        {"n": n, "z": CHAIN.z, "seconds": 1e-5 * n**exponent_n * np.exp(rng.normal(0, 0.05))}
         for n in (5, 10, 15, 20, 35, 50)
         for _ in range(10)
     ]

@@ -7,7 +7,8 @@ import pytest
 
 from pipeline.scorecard import BY_CONSTRUCTION, NOT_REPRODUCED, PARTLY, REPRODUCED
 from pipeline.verdicts import ppa_latency as rules
-from ppa import Phases, checkpoint_cpu_ratio, latency_table, ppa_table, shapes
+from ppa import Phases, shapes
+from ppa.latency import checkpoint_cpu_ratio, latency_table, ppa_table
 
 GRID = dict(
     rates=[1000, 2000], windows=[10, 30], checkpoint_intervals=[5, 30], sync_periods=[1, 10]

@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 from ppa import (
     FULL,
     Topology,
-    decompose,
     internal_completeness,
     output_fidelity,
     plan_milp,
     plan_structure_aware,
 )
+from ppa.planners import decompose
 from ppa.shapes import q1
 from tests.ppa.strategies import topologies
 from tests.ppa.test_output_fidelity import full_chain

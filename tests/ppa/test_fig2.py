@@ -2,7 +2,8 @@
 
 import pytest
 
-from ppa import information_loss, internal_completeness, output_fidelity
+from ppa import internal_completeness, output_fidelity
+from ppa.fidelity import information_loss
 from ppa.shapes import fig2
 
 

@@ -6,20 +6,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from ppa import (
-    LatencyParams,
-    Phases,
+from ppa import LatencyParams, Phases, output_fidelity, ppa_plan, recovery_times, shapes
+from ppa.latency import (
     checkpoint_cpu_ratio,
     correlated_failure,
-    output_fidelity,
-    ppa_plan,
+    non_sources,
     ppa_recovery,
-    recovery_times,
-    shapes,
     single_failure,
     source_replay_times,
 )
-from ppa.latency import non_sources
 
 P = LatencyParams()
 FIG6 = shapes.fig6()

@@ -1,17 +1,11 @@
-"""khaos.simulate.replay_deployment: one static CI replayed over the measured IoT day."""
+"""khaos.experiments.replay_point: one static CI replayed over the measured IoT day."""
 
 import numpy as np
 import pytest
 
+from khaos.experiments import replay_point, sim_point
 from khaos.params import QoS
-from khaos.simulate import (
-    SimParams,
-    replay_deployment,
-    replay_summary,
-    sim_point,
-    simulate,
-    workload_of,
-)
+from khaos.simulate import SimParams, replay_summary, simulate, workload_of
 from tests.khaos.conftest import DATA
 
 FAILURES = [20_000, 40_000, 60_000]  # three failures on the IoT day (any seconds would do)
@@ -31,7 +25,7 @@ def _point(ci, **changes):
 
 
 def _row(point, seed=0):
-    return replay_deployment(point, np.random.default_rng(seed))
+    return replay_point(point, np.random.default_rng(seed))
 
 
 def test_longer_interval_means_longer_true_recovery():

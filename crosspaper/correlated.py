@@ -26,11 +26,13 @@ from functools import cache
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from pipeline import scenarios
+from crosspaper import scenarios
 
 DETECTION_S = 1.0  # incremental.engine.EngineConfig.detection_delay: none in either paper
 SYNC_PERIOD_S = 1.0  # PPA's replica sync period: ppa_recovery_latency's Fig 10 default
+CONFIDENCE = 0.95  # of every CI here, as the scorecard's (pipeline.scorecard.CONFIDENCE)
 SCHEMES = ("PPA-0", "PPA-0.5", "PPA-1.0", "incremental", "blocking", "multilevel")
 ASSUMPTIONS = {
     "failed nodes": "k nodes drawn uniformly among those holding no source task (PPA Section "
@@ -162,11 +164,6 @@ def _acquisition(s, u: np.ndarray, factor: float) -> np.ndarray:
     if r.acquisition_law == "fixed":
         return np.full(u.shape, r.acquisition_low_s * factor)
     return factor * (r.acquisition_low_s + (r.acquisition_high_s - r.acquisition_low_s) * u)
-
-
-def _steps(events: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(events, kind="stable")
-    return events[order], values[order]
 
 
 def _summarize(times: np.ndarray, avail: np.ndarray) -> dict:
@@ -488,79 +485,79 @@ def normal_costs(name: str) -> pd.DataFrame:
     return frame.set_index("scheme").loc[list(SCHEMES)].reset_index()
 
 
-def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per (k, delay_factor, scheme): mean and 95% CI (normal, over draws) of lost output and
-    time to full output, and the mean times to 50% and 90%."""
-    from pipeline.scorecard import mean_ci
+def _mean_ci(values: pd.Series, keys: list) -> pd.DataFrame:
+    """Per group of ``keys``: the mean of the finite values and its two-sided t CI at CONFIDENCE
+    (as pipeline.scorecard.mean_ci, over groups at once); NaN bounds with fewer than two."""
+    g = values.where(np.isfinite(values)).groupby(keys, sort=False)
+    out = g.agg(["mean", "std", "count", "size"])
+    dof = (out["count"] - 1).where(out["count"] > 1)
+    half = stats.t.ppf(0.5 + CONFIDENCE / 2, dof) * out["std"] / np.sqrt(out["count"])
+    return pd.DataFrame(
+        {
+            "mean": out["mean"],
+            "low": out["mean"] - half,
+            "high": out["mean"] + half,
+            "n": out["size"],
+        }
+    )
 
+
+def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per (k, delay_factor, scheme): mean and 95% t CI over draws of lost output and time to
+    full output, and the mean times to 50% and 90%."""
     part = frame[frame["kind"] == SUMMARY]
-    rows = []
-    for (k, f, scheme), g in part.groupby(["k", "delay_factor", "scheme"], sort=False):
-        lost, lost_lo, lost_hi = mean_ci(g["lost_output_s"])
-        full, full_lo, full_hi = mean_ci(g["t_full_s"])
-        rows.append(
-            {
-                "k": k,
-                "delay_factor": f,
-                "scheme": scheme,
-                "draws": len(g),
-                "lost_output_s": lost,
-                "lost_ci_low": lost_lo,
-                "lost_ci_high": lost_hi,
-                "t50_s": g["t50_s"].mean(),
-                "t90_s": g["t90_s"].mean(),
-                "t_full_s": full,
-                "t_full_ci_low": full_lo,
-                "t_full_ci_high": full_hi,
-            }
-        )
-    return pd.DataFrame(rows)
+    keys = [part[c] for c in ("k", "delay_factor", "scheme")]
+    lost, full = _mean_ci(part["lost_output_s"], keys), _mean_ci(part["t_full_s"], keys)
+    means = part.groupby(keys, sort=False)[["t50_s", "t90_s"]].mean()
+    out = pd.DataFrame(
+        {
+            "draws": lost["n"],
+            "lost_output_s": lost["mean"],
+            "lost_ci_low": lost["low"],
+            "lost_ci_high": lost["high"],
+            "t50_s": means["t50_s"],
+            "t90_s": means["t90_s"],
+            "t_full_s": full["mean"],
+            "t_full_ci_low": full["low"],
+            "t_full_ci_high": full["high"],
+        }
+    )
+    return out.rename_axis(["k", "delay_factor", "scheme"]).reset_index()
 
 
 def mean_curves(frame: pd.DataFrame, kind: str = CURVE) -> pd.DataFrame:
-    """Mean availability per (k, delay_factor, scheme, t) over draws, with its 95% t CI (as
-    pipeline.scorecard.mean_ci) clipped to [0, 1] (availability is bounded; NaN with one draw)."""
-    from scipy import stats
-
-    from pipeline.scorecard import CONFIDENCE
-
-    part = frame[frame["kind"] == kind]
-    g = part.groupby(["k", "delay_factor", "scheme", "t"])["availability"]
-    out = g.agg(availability="mean", sd="std", draws="count").reset_index()
-    dof = (out["draws"] - 1).where(out["draws"] > 1)
-    half = stats.t.ppf(0.5 + CONFIDENCE / 2, dof) * out["sd"] / np.sqrt(out["draws"])
-    out["ci_low"] = (out["availability"] - half).clip(lower=0.0)
-    out["ci_high"] = (out["availability"] + half).clip(upper=1.0)
-    return out[["k", "delay_factor", "scheme", "t", "availability", "ci_low", "ci_high", "draws"]]
+    """Mean availability per (k, delay_factor, scheme, t) over draws, with its 95% t CI clipped
+    to [0, 1] (availability is bounded; NaN with one draw)."""
+    part = frame[frame["kind"] == kind].sort_values(["k", "delay_factor", "scheme", "t"])
+    ci = _mean_ci(part["availability"], [part[c] for c in ("k", "delay_factor", "scheme", "t")])
+    out = pd.DataFrame(
+        {
+            "availability": ci["mean"],
+            "ci_low": ci["low"].clip(lower=0.0),
+            "ci_high": ci["high"].clip(upper=1.0),
+            "draws": ci["n"],
+        }
+    )
+    return out.rename_axis(["k", "delay_factor", "scheme", "t"]).reset_index()
 
 
 def paired_differences(frame: pd.DataFrame, pairs, metric: str = "lost_output_s") -> pd.DataFrame:
-    """Per (k, delay_factor) and (scheme, baseline) pair: mean and 95% CI of the paired
+    """Per (k, delay_factor) and (scheme, baseline) pair: mean and 95% t CI of the paired
     difference scheme - baseline of ``metric`` over draws (the same failure and arrivals)."""
-    from pipeline.scorecard import mean_ci
-
     part = frame[frame["kind"] == SUMMARY]
     wide = part.pivot_table(
         index=["k", "delay_factor", "iteration"], columns="scheme", values=metric
     )
-    rows = []
-    for (k, f), g in wide.groupby(level=["k", "delay_factor"]):
-        for scheme, base in pairs:
-            mean, lo, hi = mean_ci(g[scheme] - g[base])
-            rows.append(
-                {
-                    "k": k,
-                    "delay_factor": f,
-                    "scheme": scheme,
-                    "baseline": base,
-                    "metric": metric,
-                    "difference": mean,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "draws": len(g),
-                }
-            )
-    return pd.DataFrame(rows)
+    keys = [wide.index.get_level_values(c) for c in ("k", "delay_factor")]
+    frames = []
+    for order, (scheme, base) in enumerate(pairs):
+        ci = _mean_ci(wide[scheme] - wide[base], keys).rename_axis(["k", "delay_factor"])
+        frames.append(ci.reset_index().assign(order=order, scheme=scheme, baseline=base))
+    out = pd.concat(frames).sort_values(["k", "delay_factor", "order"], kind="stable")
+    out = out.rename(columns={"mean": "difference", "low": "ci_low", "high": "ci_high"})
+    out["metric"], out["draws"] = metric, out["n"]
+    columns = ["k", "delay_factor", "scheme", "baseline", "metric", "difference", "ci_low"]
+    return out[[*columns, "ci_high", "draws"]].reset_index(drop=True)
 
 
 def engine_comparison(frame: pd.DataFrame) -> pd.DataFrame:

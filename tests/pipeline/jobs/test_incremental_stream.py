@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from incremental import timelines
-from pipeline import incremental_data as data
+from pipeline.jobs import incremental_stream as data
 
 pytestmark = pytest.mark.spark
 

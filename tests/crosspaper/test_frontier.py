@@ -1,4 +1,4 @@
-"""pipeline.frontier: the Pareto front against brute force, the common-axis conversions against
+"""crosspaper.frontier: the Pareto front against brute force, the common-axis conversions against
 their definitions, and each approach's point against a property its model must have."""
 
 import numpy as np
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from crosspaper import frontier as F
+from crosspaper import scenarios as S
 from multilevel.utilization import utilization
-from pipeline import frontier as F
-from pipeline import scenarios as S
 from pipeline.sweep import sweep
 
 

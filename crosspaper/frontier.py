@@ -1,5 +1,5 @@
 """The overhead-recovery frontier of the cross-paper notebook ``cross_frontier``: each approach's
-own knob swept on a shared scenario (pipeline.scenarios), every point put on two common axes,
+own knob swept on a shared scenario (crosspaper.scenarios), every point put on two common axes,
 and the Pareto front of the points.
 
 Common axes (units and conversions; ``axes()`` prints them with their sources):
@@ -32,18 +32,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from pipeline import scenarios as S
-from pipeline.paths import DATA
+from crosspaper import scenarios as S
+from crosspaper.scenarios import DATA
 
 SECONDS_PER_HOUR = 3600.0
 APPROACHES = ("multilevel", "fastrecover", "khaos", "ppa", "incremental")
-KNOBS = {  # the parameter(s) each approach's points sweep
-    "multilevel": ("T_s", "p1"),
-    "fastrecover": ("ch_max", "b_log_kb_per_min"),
-    "khaos": ("ci_s",),
-    "ppa": ("fraction",),
-    "incremental": ("extra_standby",),
-}
 
 
 # -- the Pareto front ------------------------------------------------------------------------
@@ -201,7 +194,7 @@ def multilevel_point(params: dict, rng) -> dict:
 
 def fastrecover_point(params: dict, rng) -> dict:
     """FastRecover (Yaduvanshi, Algorithm 1) at budget ch_max on the scenario's chain
-    (pipeline.scenarios.to_fastrecover; b_log_kb_per_min None = the scenario's B_log): the
+    (crosspaper.scenarios.to_fastrecover; b_log_kb_per_min None = the scenario's B_log): the
     optimum's per-operator overheads ch_i (Eq. (2.1)) weighted by each operator's CPU share of
     the job; a node failure fails a task of every operator with a task on it, recovered in
     parallel by segments, so the output is down for max rt_i (Eq. (3.2), minutes -> s) over the
@@ -253,7 +246,7 @@ def fastrecover_point(params: dict, rng) -> dict:
 
 def khaos_point(params: dict, rng) -> dict:
     """A static CI ci_s replayed on the khaos simulator over the measured day (khaos.simulate,
-    parameters of pipeline.scenarios.to_khaos, the day's failure instants, no observation
+    parameters of crosspaper.scenarios.to_khaos, the day's failure instants, no observation
     noise): loss per failure = the simulator's true recovery time (injection, at Khaos's worst
     case 3 s before a checkpoint, until the backlog is within 5% of its peak), applied to both
     failure kinds (Flink restarts the whole job from the remote checkpoint either way, as
@@ -350,7 +343,7 @@ def _placement(s: S.Scenario) -> dict:
 def incremental_point(params: dict, rng) -> dict:
     """Incremental recovery (Su & Zhou) with extra_standby idle nodes beside the scenario's:
     overhead = c2/T (its checkpoints) + extra_standby / job resources. Per failure (every node
-    once; ``draws`` random correlated sets; the problem of pipeline.scenarios.to_incremental),
+    once; ``draws`` random correlated sets; the problem of crosspaper.scenarios.to_incremental),
     BestDensity plans run as nodes come (incremental.recover_as_nodes_arrive: the standby nodes
     at once, the others at acquisition draws, alive nodes' spare capacity under the CPU cap at
     the failure); a query's output is back restart_s after the plan that recovers it, so the

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.streaming import (
+from pipeline.jobs.khaos_streaming import (
     StreamParams,
     StreamRun,
     expected_window_counts,
@@ -104,7 +104,7 @@ def test_query_process_and_its_jvm_die_with_their_parent(tmp_path):
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from pipeline.streaming import StreamParams, _Worker\n"
+        "from pipeline.jobs.khaos_streaming import StreamParams, _Worker\n"
         "_Worker(Path(sys.argv[1]), 0, StreamParams(), warmup=False, lifetime_s=120)\n"
         "time.sleep(120)\n"
     )

@@ -7,8 +7,8 @@ import tomllib
 import numpy as np
 import pytest
 
+from crosspaper import scenarios as S
 from pipeline import paper_table
-from pipeline import scenarios as S
 
 
 def raw(name: str) -> dict:
@@ -197,16 +197,17 @@ def test_multilevel_one_level_pools_the_failures_on_the_remote_checkpoint():
 
 def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
     from fastrecover import Operator, Storage, chain, optimize_chain
+    from fastrecover.settings import CHAIN
 
     rng = np.random.default_rng(7)
-    # Thesis Table 4.1 chain defaults: Ω = 3000/min, τ = 1e-5 min, π 10-20 MB, θ = 1 KB,
-    # s in (0.1, 1], ρ per minute; CH_max = 0.4, Z = 60.
-    n, omega_per_min = 8, 3000.0
+    # Thesis Table 4.1 chain defaults (Ω, CH_max, Z: fastrecover.settings), τ = 1e-5 min,
+    # π 10-20 MB, θ = 1 KB, s in (0.1, 1], ρ per minute.
+    n, omega_per_min = 8, float(CHAIN.omega)
     s = rng.uniform(0.1, 1.0, n)
     pi = rng.uniform(10_000, 20_000, n)
     rho = 0.1 / 1440.0  # every operator on the one node: ρ_i = (single + correlated) / 1440
     thesis = [Operator(s=s[i], tau=1e-5, pi=pi[i], theta=1.0, rho=2 * rho) for i in range(n)]
-    direct = optimize_chain(chain(thesis, omega_per_min), 0.4, 60, Storage())
+    direct = optimize_chain(chain(thesis, omega_per_min), CHAIN.ch_max, CHAIN.z, Storage())
     capacity = 1 / (60 * 1e-5)  # τ = parallelism / (60 x catch_up_rate)
     ops = [
         {
@@ -229,7 +230,7 @@ def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
         r=(1.0, 5.0),
         omega=omega_per_min / 60,
         operators=ops,
-        fastrecover={"ch_max": 0.4, "z": 60},
+        fastrecover={"ch_max": CHAIN.ch_max, "z": CHAIN.z},
     )
     scenario = _replace_capacity(scenario, capacity)
     topology, storage, ch_max, z = S.to_fastrecover(scenario)
@@ -288,8 +289,9 @@ def test_ppa_mapping_keeps_the_declared_partitionings_and_rates(name):
 
 
 def test_khaos_mapping_gives_the_papers_qos_and_the_artifacts_grid():
-    from khaos import PAPER_QOS, day_failures, load_experiment
-    from khaos.simulate import workload_of
+    from khaos import PAPER_QOS
+    from khaos.data import load_experiment
+    from khaos.simulate import day_failures, workload_of
     from pipeline.paths import DATA
 
     setup = S.to_khaos(S.load("khaos_ysb"))

@@ -5,7 +5,7 @@ plan follows the alive tasks."""
 import numpy as np
 import pytest
 
-from pipeline import ppa_queries as q
+from pipeline.jobs import ppa_queries as q
 from ppa import output_fidelity, shapes
 
 SMALL_Q1 = q.Q1Params(records=200_000, pages=300, window_hours=6)

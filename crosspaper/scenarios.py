@@ -21,8 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.paths import DATA
-
+DATA = Path(__file__).resolve().parent.parent / "data"  # the project's data/ (pipeline.paths.DATA)
 SCENARIOS = DATA / "scenarios"
 PARTITIONINGS = ("one-to-one", "split", "merge", "full")  # as ppa.topology.PARTITIONINGS
 ACQUISITION_LAWS = ("uniform", "fixed")

@@ -3,8 +3,8 @@
 Geldenhuys et al., *Khaos*, Section III-C (phase 2): a profiling deployment replays the workload, a
 failure is injected at the worst point relative to the next checkpoint, and an anomaly detector
 trained on the normal run measures the recovery time. Here the deployment is a real Structured
-Streaming query, run in a query process of its own (``python -m pipeline.streaming``: Python, a
-local-mode JVM and its Python workers in one process group):
+Streaming query, run in a query process of its own (``python -m pipeline.jobs.khaos_streaming``:
+Python, a local-mode JVM and its Python workers in one process group):
 
 - source: one CSV file per second of workload in an input folder (written by a seeded generator
   thread of the parent, following per-second rates), read with ``maxFilesPerTrigger``, so that
@@ -277,7 +277,7 @@ class _Worker:
             JAVA_TOOL_OPTIONS=f"{JAVA_OPTIONS} -Djava.io.tmpdir={tmp}",
         )
         command = [
-            sys.executable, "-m", "pipeline.streaming",
+            sys.executable, "-m", "pipeline.jobs.khaos_streaming",
             "--folder", str(self.folder),
             "--parent", str(os.getpid()),
             "--lifetime-s", repr(float(lifetime_s)),
@@ -355,7 +355,7 @@ def _watchdog(parent: int, deadline: float) -> None:
 
 
 def _query_main(argv=None) -> None:
-    """Entry point of a query process (``python -m pipeline.streaming --folder ...``)."""
+    """Entry point of a query process (``python -m pipeline.jobs.khaos_streaming --folder ...``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, kind in [
         ("folder", str), ("parent", int), ("lifetime-s", float), ("master", str),
