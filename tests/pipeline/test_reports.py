@@ -436,6 +436,9 @@ def test_an_interrupted_run_leaves_an_index_of_complete_runs(reports, tmp_path, 
         (["run", "khaos_fixture_fails", "-p", "x=1.5"], "x expects an int like 1; got 1.5"),
         (["run", "multilevel_fixture_ok", "-p", "label=5"], "label expects a str"),
         (["reports", "--only", "zzz*"], "no notebook matches"),
+        (["run", "multilevel_fixture_ok", "--master", "garbage://nowhere:99"], "not a master URL"),
+        (["run", "multilevel_fixture_ok", "--master", "spark://127.0.0.1:1"], "does not answer"),
+        (["run", "multilevel_fixture_ok", "--master", "local[two]"], "not a master URL"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
     ],
 )
@@ -448,6 +451,30 @@ def test_usage_errors_print_one_line_and_exit_2(argv, message, reports, capsys):
     assert message in err
     assert err.count("\n") == 1 and err.startswith("repro: ")
     assert not (reports / "status").exists()  # nothing ran
+
+
+@pytest.mark.parametrize("command", ["list", "reports", "run multilevel_tables"])
+def test_a_missing_notebooks_folder_is_a_usage_error(command, tmp_path, capsys):
+    assert main([*command.split(), "--notebooks", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"repro: --notebooks {tmp_path / 'nowhere'}: no such folder\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["run", "multilevel_figures", "-p", "n_values=[]"], {}, "n_values must not be empty"),
+        (["run", "multilevel_tables", "-p", "table3_runs=-5"], {}, "table3_runs must be >= 1"),
+        (["run", "multilevel_tables"], {"SPARK_MASTER": "garbage://nowhere:99"}, "master URL"),
+        (["run", "multilevel_tables"], {"SPARK_MASTER": "spark://127.0.0.1:1"}, "answer"),
+        (["reports", "--notebooks", "/nonexistent"], {}, "/nonexistent: no such folder"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2_within_10_s(argv, env, message, tmp_path):
+    began = time.monotonic()
+    code, out = _repro(argv, tmp_path, terminal=False, env=env)
+    assert time.monotonic() - began < 10
+    assert code == 2 and out.count("\n") == 1 and out.startswith("repro: ") and message in out
 
 
 def test_parse_assignment_reads_literals_else_strings():
@@ -469,3 +496,24 @@ def test_profile_values_are_checked_against_the_parameters_cell(tmp_path):
     (tmp_path / "profiles.toml").write_text('[multilevel_x.quick]\nvalue = "high"\n')
     with pytest.raises(UsageError, match=r"value expects a float.*profiles.toml \[multilevel_x"):
         parameters_for("multilevel_x", "quick", {}, tmp_path)
+
+
+def test_clean_removes_the_folders_in_use_and_keeps_the_checkouts_when_moved(
+    reports, tmp_path, monkeypatch, capsys
+):
+    raw = tmp_path / "raw"
+    monkeypatch.setattr(paths, "RAW_DATA", raw)
+    for folder in (reports / "status", tmp_path / "results" / "x", raw / "incremental"):
+        folder.mkdir(parents=True)
+    (reports / "README.md").write_text("kept")
+    assert main(["clean"]) == 0
+    assert [p.name for p in reports.iterdir()] == ["README.md"]
+    assert not (tmp_path / "results").exists()
+    assert raw.exists() and "kept" in capsys.readouterr().out  # REPRO_* set: data/raw stays
+    monkeypatch.delenv(paths.REPORTS_ENV)
+    monkeypatch.delenv(paths.RESULTS_ENV)
+    monkeypatch.setattr(paths, "ROOT", tmp_path / "checkout")  # not the real checkout's files
+    monkeypatch.setattr(paths, "reports_dir", lambda: tmp_path / "checkout" / "reports")
+    monkeypatch.setattr(paths, "results_dir", lambda: tmp_path / "checkout" / "results")
+    assert main(["clean"]) == 0
+    assert not raw.exists()
