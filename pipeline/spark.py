@@ -92,7 +92,7 @@ def check_master(url: str, timeout: float = CONNECT_SECONDS) -> str:
     known = "local, local[N], local[*], yarn, spark://host:port, k8s://https://host:port"
     if _LOCAL.match(url) or url == "yarn":
         return url
-    if not url.startswith(_SCHEMES) or url.rstrip("/").endswith("//"):
+    if not url.startswith(_SCHEMES) or not url.split("://", 1)[1].strip("/"):
         raise MasterError(f"Spark master {url!r} is not a master URL; use one of: {known}")
     if url.startswith("spark://"):
         refused = []
@@ -131,6 +131,7 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
+    check_master(master_url(master))  # a bad URL, before Java starts
     check_java()
     # Python workers must use this interpreter (the project's environment) unless told otherwise.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
