@@ -1,7 +1,7 @@
 """Every command and snippet in README.md runs as a reader would run it.
 
 The README is parsed at test time, so a command or snippet added later is covered too. Shell
-commands (fenced blocks without a language) run in the quick profile with the output folders in a
+commands (```sh blocks) run in the quick profile with the output folders in a
 temporary place (REPRO_REPORTS_DIR, REPRO_RESULTS_DIR, shared by all commands so a rerun of the
 same sweep is cached): `repro run`/`repro reports` without --profile get `--profile quick`, and
 `make reports` runs only the cheapest notebook. `make test` is this very suite and is not run again.
@@ -20,7 +20,7 @@ import pytest
 from pipeline import paths
 
 README = paths.ROOT / "README.md"
-CHEAPEST = "multilevel_tables"  # the quickest notebook in the quick profile (about 20 s here)
+CHEAPEST = "multilevel_tables"  # quick, and its sweep is cached for the README's own run of it
 NOT_RUN = {"make test": "the test suite itself (CI runs it)"}
 pytestmark = pytest.mark.notebook
 
@@ -31,11 +31,11 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 
 def shell_commands(text: str) -> list[str]:
-    """The commands of the fenced blocks without a language, comments dropped."""
+    """The commands of the ```sh blocks, comments dropped."""
     return [
         shlex.join(words)
         for language, body in fenced_blocks(text)
-        if language == ""
+        if language == "sh"
         for line in body.splitlines()
         if (words := shlex.split(line, comments=True))
     ]
@@ -67,6 +67,8 @@ def _environment(tmp: Path) -> dict:
 
 def test_the_readme_is_parsed_into_its_commands_and_snippets():
     text = README.read_text()
+    # Every block says what it is, so that no command escapes the tests below.
+    assert all(language in ("sh", "python", "text") for language, _ in fenced_blocks(text))
     commands = shell_commands(text)
     assert "make reports" in commands and "repro list" in commands
     assert any(c.startswith("repro run multilevel_figures --profile quick -p") for c in commands)
