@@ -6,11 +6,16 @@ scale (the ``full`` profile). ``notebooks/profiles.toml`` holds the overrides of
     [multilevel_figures.quick]
     runs = 5
 
-A run executes the notebook with the profile's values and the user's ``-p`` overrides, writes
-the executed notebook and its HTML to reports/<paper>/, and a status record to
-reports/status/<notebook>.json that the index reads. A failing notebook is recorded, with its
-error, and never stops the others. Parameter values are checked against the type of the cell's
-defaults (pipeline.parameters) before any kernel starts.
+A run executes the notebook with the profile's values and the user's ``-p`` overrides. Everything
+it writes (executed notebook and HTML, figures, tables, scorecard rows, manifest, the kernel's log)
+goes to reports/.staging/<notebook>/ first and replaces the previous outputs only when the run
+finishes, with a status record in reports/status/<notebook>.json that the index reads (profile,
+overrides, start and end). A failed or interrupted run leaves the last complete run in place and
+is noted on its status (``later``); a run killed outright leaves its staging folder, which the
+index reports as interrupted (``unfinished_runs``). A failing notebook never stops the others.
+Parameter values are checked against the type of the cell's defaults and the ranges declared in
+profiles.toml (pipeline.parameters) before any kernel starts. The kernel's own output (the JVM's
+and Spark's messages) goes to reports/logs/<notebook>.log, not into the notebook.
 """
 
 import ast
