@@ -131,8 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = _parser().parse_args(argv)
     try:
-        if args.command != "clean" and not Path(args.notebooks).is_dir():
-            raise UsageError(f"--notebooks {args.notebooks}: no such folder")
+        notebooks = getattr(args, "notebooks", None)
+        if notebooks is not None and not Path(notebooks).is_dir():
+            raise UsageError(f"--notebooks {notebooks}: no such folder")
         if args.command == "list":
             return _list(args.notebooks)
         if args.command == "clean":
