@@ -348,7 +348,9 @@ def later_note(s: Status) -> str:
     label = later.get("profile", "") + (
         f"; {_overrides(later['overrides'])}" if later.get("overrides") else ""
     )
-    what = {"running": "is running"}.get(later["status"], f"was {later['status']}")
+    what = {"running": "is running", "failed": "failed"}.get(
+        later["status"], f"was {later['status']}"
+    )
     when = later.get("finished") or later.get("started", "")
     links = [
         f'<a href="{_e(later[k])}">{t}</a>'

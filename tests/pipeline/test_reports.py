@@ -347,7 +347,7 @@ def test_a_failed_rerun_keeps_the_last_complete_run_and_says_so(reports, tmp_pat
     assert later["status"] == "failed" and "fails after recording" in later["error"]
     assert later["overrides"] == {"value": 0.5} and later["finished"] >= status["finished"]
     index = (reports / "index.html").read_text()
-    assert "a later run (full; value=0.5, started " in index and "was failed at" in index
+    assert "a later run (full; value=0.5, started " in index and " failed at " in index
     assert 'href="multilevel/multilevel_fixture_ok.failed.html"' in index
     assert (reports / "multilevel" / "multilevel_fixture_ok.failed.html").exists()
 
