@@ -5,7 +5,8 @@ commands (```sh blocks) run in the quick profile with the output folders in a
 temporary place (REPRO_REPORTS_DIR, REPRO_RESULTS_DIR, shared by all commands so a rerun of the
 same sweep is cached): `repro run`/`repro reports` without --profile get `--profile quick`, and
 `make reports` and `repro reports --only GLOB` run only the cheapest notebook (of those the glob
-matches), whose sweeps the README's own `repro run` of it has cached. `make test` is this very suite and is not run again.
+matches), whose sweeps the README's own `repro run` of it has cached. `make test` is this very
+suite and is not run again.
 Python snippets (```python blocks) run as written, each in a fresh interpreter.
 """
 
