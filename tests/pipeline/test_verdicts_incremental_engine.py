@@ -38,20 +38,10 @@ def summary(changes=None, seed=0):
     rows = []
     for (failure, scheme), (mean, last) in {**PAPER, **(changes or {})}.items():
         noise = rng.normal(0, 3, (2, DRAWS))
-        rows.append(
-            pd.DataFrame(
-                {
-                    "scheme": scheme,
-                    "failure": failure,
-                    "distribution": "uniform",
-                    "iteration": np.arange(DRAWS),
-                    "mean_recovery": mean + level + noise[0],
-                    "all_recovered": last + level + noise[1],
-                    "censored": 0,
-                    "violations": 0,
-                }
-            )
-        )
+        rows.append(pd.DataFrame({
+            "scheme": scheme, "failure": failure, "distribution": "uniform",
+            "iteration": np.arange(DRAWS), "mean_recovery": mean + level + noise[0],
+            "all_recovered": last + level + noise[1], "censored": 0, "violations": 0}))
     return pd.concat(rows, ignore_index=True)
 
 
@@ -81,20 +71,11 @@ def test_inc5_fails_on_four_nodes_slower_than_eight():
 
 
 def test_run_summary_counts_a_censored_query_at_the_horizon():
-    rows = pd.DataFrame(
-        {
-            "scheme": "incremental",
-            "failure": "all",
-            "distribution": "uniform",
-            "iteration": 0,
-            "query": ["O0", "O0", "O1", "O2"],
-            "failed": [True, True, True, False],
-            "recovery_time": [100.0, 100.0, np.nan, np.nan],
-            "exactly_once_violations": 0,
-            "end": 560.0,
-            "t_fail": 80.0,
-        }
-    )
+    rows = pd.DataFrame({
+        "scheme": "incremental", "failure": "all", "distribution": "uniform", "iteration": 0,
+        "query": ["O0", "O0", "O1", "O2"], "failed": [True, True, True, False],
+        "recovery_time": [100.0, 100.0, np.nan, np.nan], "exactly_once_violations": 0,
+        "end": 560.0, "t_fail": 80.0})
     row = rules.run_summary(rows).iloc[0]
     horizon = 560.0 - 40.0 - 80.0
     assert row["mean_recovery"] == pytest.approx((100.0 + horizon) / 2)
@@ -105,13 +86,9 @@ def peaks(growth):
     """Peak latency per draw: 40 s plus ``growth[k]`` s for k failures, a common draw level."""
     rng = np.random.default_rng(1)
     level = rng.normal(0, 2, DRAWS)
-    return pd.DataFrame(
-        [
-            {"failures": k, "iteration": i, "peak": 40 + growth[k] + level[i] + rng.normal(0, 0.3)}
-            for k in (1, 2, 3)
-            for i in range(DRAWS)
-        ]
-    )
+    return pd.DataFrame([{"failures": k, "iteration": i,
+                          "peak": 40 + growth[k] + level[i] + rng.normal(0, 0.3)}
+                         for k in (1, 2, 3) for i in range(DRAWS)])
 
 
 def test_inc2_reproduces_on_growing_peaks():
@@ -127,9 +104,8 @@ def test_inc2_is_partly_when_a_second_failure_adds_nothing():
 
 
 def test_peaks_takes_the_largest_latency_after_the_first_failure():
-    rows = pd.DataFrame(
-        {"failures": 1, "iteration": 0, "time": [10.0, 70.0, 80.0], "latency": [99.0, 30.0, 40.0]}
-    )
+    rows = pd.DataFrame({"failures": 1, "iteration": 0, "time": [10.0, 70.0, 80.0],
+                         "latency": [99.0, 30.0, 40.0]})
     assert rules.peaks(rows, after=60.0)["peak"].tolist() == [40.0]
 
 
@@ -139,17 +115,8 @@ def eager(slope1, slope2, rho=0.7):
         for i in range(DRAWS):
             t = np.arange(180.0, 290.0, 1.0)
             noise = np.random.default_rng(i).normal(0, 0.5, t.size)
-            rows.append(
-                pd.DataFrame(
-                    {
-                        "rho": rho,
-                        "failures": failures,
-                        "iteration": i,
-                        "time": t,
-                        "latency": 5 + slope * (t - 180) + noise,
-                    }
-                )
-            )
+            rows.append(pd.DataFrame({"rho": rho, "failures": failures, "iteration": i,
+                                      "time": t, "latency": 5 + slope * (t - 180) + noise}))
     return pd.concat(rows, ignore_index=True)
 
 
@@ -173,32 +140,16 @@ def test_inc3_is_partly_when_one_failure_grows_as_fast():
     assert rules.inc3(slope, 0.7).verdict == PARTLY
 
 
-CHECK = {
-    "results": 5000,
-    "missing": 0,
-    "extra": 0,
-    "wrong": 0,
-    "gaps": 0,
-    "conflicts": 0,
-    "completed": True,
-}
+CHECK = {"results": 5000, "missing": 0, "extra": 0, "wrong": 0, "gaps": 0, "conflicts": 0,
+         "completed": True}
 
 
 def test_inc10_reproduces_on_an_exact_match_without_violations():
     assert rules.inc10(CHECK, summary()).verdict == REPRODUCED
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        {"missing": 1},
-        {"extra": 2},
-        {"wrong": 1},
-        {"gaps": 1},
-        {"conflicts": 1},
-        {"completed": False},
-    ],
-)
+@pytest.mark.parametrize("change", [{"missing": 1}, {"extra": 2}, {"wrong": 1}, {"gaps": 1},
+                                    {"conflicts": 1}, {"completed": False}])
 def test_inc10_fails_on_any_difference_from_the_oracle(change):
     assert rules.inc10({**CHECK, **change}, summary()).verdict == NOT_REPRODUCED
 
@@ -220,16 +171,11 @@ def overhead(ratio=1.0, added=0.02, rates=(50.0, 100.0, 300.0)):
             base = 0.1 + rng.normal(0, 0.005)
             for op in (False, True):
                 top = rate == max(rates)
-                rows.append(
-                    {
-                        "rate": rate,
-                        "iteration": i,
-                        "order_preserving": op,
-                        "throughput": (157.0 * (ratio if op else 1.0)) if top else rate,
-                        "latency_mean": base + (added if op else 0.0) + rng.normal(0, 0.001),
-                        "cpu_throughput": 1.5e5,
-                    }
-                )
+                rows.append({"rate": rate, "iteration": i, "order_preserving": op,
+                             "throughput": (157.0 * (ratio if op else 1.0)) if top else rate,
+                             "latency_mean": base + (added if op else 0.0)
+                             + rng.normal(0, 0.001),
+                             "cpu_throughput": 1.5e5})
     return pd.DataFrame(rows)
 
 
@@ -246,21 +192,10 @@ def test_inc11_fails_on_order_preserving_without_added_latency():
 
 
 def test_inc12_is_not_checkable_and_reports_the_measured_shape():
-    rows = pd.DataFrame(
-        [
-            {
-                "rate": rate,
-                "checkpoint_interval": c,
-                "iteration": 0,
-                "throughput": 150.0 + c,
-                "latency_mean": 0.1,
-                "latency_p99": 0.3 if c == 1.0 else 0.1,
-                "cpu_throughput": 1e5,
-            }
-            for rate in (100.0, 300.0)
-            for c in (1.0, 20.0)
-        ]
-    )
+    rows = pd.DataFrame([{"rate": rate, "checkpoint_interval": c, "iteration": 0,
+                          "throughput": 150.0 + c, "latency_mean": 0.1,
+                          "latency_p99": 0.3 if c == 1.0 else 0.1, "cpu_throughput": 1e5}
+                         for rate in (100.0, 300.0) for c in (1.0, 20.0)])
     verdict = rules.inc12(rows, 100.0, 300.0)
     assert verdict.verdict == NOT_CHECKABLE
     assert "p99 at 1 s / 20 s = 3.00" in verdict.reproduced

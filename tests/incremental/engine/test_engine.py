@@ -76,15 +76,8 @@ def test_incremental_outputs_resume_before_blocking_ones():
 
 
 def settings(dedup=True):
-    return _Settings(
-        batch_interval=0.1,
-        checkpoint_every=5,
-        last_boundary=10,
-        marker_cost=0.0,
-        checkpoint_cost_per_byte=0.0,
-        dedup=dedup,
-        audit=False,
-    )
+    return _Settings(batch_interval=0.1, checkpoint_every=5, last_boundary=10,
+                     marker_cost=0.0, checkpoint_cost_per_byte=0.0, dedup=dedup, audit=False)
 
 
 @pytest.mark.parametrize("dedup", [True, False])
@@ -107,19 +100,15 @@ def test_a_replayed_barrier_does_not_complete_a_batch(dedup):
 
 
 def test_source_log_is_trimmed_at_global_checkpoints():
-    topology = Topology([Source(name="s"), WindowCount(name="w", input="s", size=1.0, output=True)])
+    topology = Topology([Source(name="s"), WindowCount(name="w", input="s", size=1.0,
+                                                         output=True)])
     records = [(t / 10, 0, t) for t in range(40)]
     from incremental.engine.runtime import Engine
 
-    engine = Engine(
-        topology,
-        {"s": records},
-        nodes={"n": 1.0},
-        placement={("s", 0): "n", ("w", 0): "n"},
-        end=4.0,
-        rng=np.random.default_rng(0),
-        config=EngineConfig(checkpoint_interval=1.0),
-    )
+    engine = Engine(topology, {"s": records}, nodes={"n": 1.0},
+                    placement={("s", 0): "n", ("w", 0): "n"}, end=4.0,
+                    rng=np.random.default_rng(0),
+                    config=EngineConfig(checkpoint_interval=1.0))
     result = engine.run()
     assert result.completed
     assert engine.logs[("s", 0)].start == 40
@@ -130,7 +119,8 @@ def test_source_log_is_trimmed_at_global_checkpoints():
 @pytest.mark.parametrize(
     ("build", "match"),
     [
-        (lambda: Topology([Filter(name="a", input="b"), Filter(name="b", input="a")]), "cyclic"),
+        (lambda: Topology([Filter(name="a", input="b"), Filter(name="b", input="a")]),
+         "cyclic"),
         (lambda: Topology([Filter(name="a", input="x")]), "unknown operator"),
         (lambda: WindowCount(name="w", input="s", size=1.0, slide=0.3), "multiple of slide"),
         (lambda: Source(name="s", parallelism=0), "parallelism"),
@@ -151,25 +141,14 @@ def test_bad_run_inputs_raise():
     rng = np.random.default_rng(0)
     ok = {"s": [(0.5, 1, None)]}
     with pytest.raises(ValueError, match="placement"):
-        run(
-            topology,
-            ok,
-            cluster=Cluster(nodes={"n": 1.0}, placement={("s", 0): "n"}),
-            end=1.0,
-            rng=rng,
-        )
+        run(topology, ok, cluster=Cluster(nodes={"n": 1.0}, placement={("s", 0): "n"}),
+            end=1.0, rng=rng)
     with pytest.raises(ValueError, match="streams"):
         run(topology, {"s": [(2.0, 1, None)]}, cluster=cluster, end=1.0, rng=rng)
     with pytest.raises(ValueError, match="plans"):
         run(topology, ok, cluster=cluster, end=1.0, rng=rng, plans=[{("x", 0)}])
     with pytest.raises(ValueError, match="unknown node"):
-        run(
-            topology,
-            ok,
-            cluster=cluster,
-            end=1.0,
-            rng=rng,
-            failures=FailureSchedule(kills=((0.5, "m"),)),
-        )
+        run(topology, ok, cluster=cluster, end=1.0, rng=rng,
+            failures=FailureSchedule(kills=((0.5, "m"),)))
     with pytest.raises(ValueError, match="end"):
         run(topology, ok, cluster=cluster, end=math.inf, rng=rng)
