@@ -16,6 +16,7 @@ costs: Δ_log(x) = x / B_log for logging an anchor's input tuples (and replaying
 single-bandwidth model Δ(x) = x / B. See ``Storage`` for the defaults and their justification.
 """
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -87,15 +88,18 @@ class Operator:
 
     def __post_init__(self):
         checks = [
-            ("s", self.s, 0 < self.s <= 1, "in (0, 1]"),
-            ("tau", self.tau, self.tau >= 0, ">= 0"),
-            ("pi", self.pi, self.pi > 0, "> 0"),
-            ("theta", self.theta, self.theta > 0, "> 0"),
-            ("rho", self.rho, self.rho >= 0, ">= 0"),
+            ("s", lambda v: 0 < v <= 1, "in (0, 1]"),
+            ("tau", lambda v: v >= 0, ">= 0"),
+            ("pi", lambda v: v > 0, "> 0"),
+            ("theta", lambda v: v > 0, "> 0"),
+            ("rho", lambda v: v >= 0, ">= 0"),
         ]
-        for name, value, ok, allowed in checks:
-            if not (np.isfinite(value) and ok):
-                raise ValueError(f"operator {name} must be {allowed}; got {value}")
+        for name, ok, allowed in checks:
+            value = getattr(self, name)
+            # A number first: a str or None would fail the comparison with a TypeError.
+            number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+            if not (number and np.isfinite(value) and ok(value)):
+                raise ValueError(f"operator {name} must be a number {allowed}; got {value!r}")
 
 
 @dataclass(frozen=True)

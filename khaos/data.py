@@ -106,6 +106,18 @@ def load_experiment(folder: str | os.PathLike, experiment: str) -> dict[str, pd.
     _check_experiment(experiment)
     folder = Path(folder)
     parquet = folder / f"{experiment}.parquet"
+    csvs = [
+        folder / experiment / f"{experiment}_{metric}_{key}.csv"
+        for key in CI_FILE_KEYS
+        for metric in METRICS
+    ]
+    if not parquet.exists() and not all(csv.exists() for csv in csvs):
+        missing = sum(not csv.exists() for csv in csvs)
+        raise FileNotFoundError(
+            f"no {experiment!r} experiment in {folder}: expected {parquet.name} (the Parquet "
+            f"copy) or the artifact's {len(csvs)} CSVs under {experiment}/ "
+            f"({experiment}_{{thr,lat,con}}_<CI>.csv; {missing} missing, e.g. {csvs[0].name})"
+        )
     table = (
         pd.read_parquet(parquet) if parquet.exists() else _read_csv_experiment(folder, experiment)
     )

@@ -7,9 +7,12 @@
     repro verify [--reference DIR]     compare reports/ with the committed reference run
     repro reference                    make the current reports/ the reference run
 
-Usage errors (unknown notebook, profile or parameter, a -p value of the wrong type, malformed -p,
-no Java) print one line and exit 2 before any notebook runs; a notebook that fails exits 1 after
-the index records it. On a terminal, each running notebook's progress bars show on one line.
+Usage errors (unknown notebook, profile or parameter, a -p value of the wrong type or outside its
+declared range, malformed -p, a missing --notebooks folder, a Spark master URL that is malformed or
+does not answer, no Java) print one line and exit 2 before any notebook runs; a notebook that fails
+exits 1 after the index records it; Ctrl-C records the run as interrupted, rebuilds the index,
+prints "interrupted" and exits 130. Each running notebook's progress bars show on one line redrawn
+on a terminal, as a plain line every 30 s otherwise.
 """
 
 import argparse
@@ -33,7 +36,7 @@ from pipeline.notebooks import (
     run_notebook,
 )
 from pipeline.rerun import fingerprint, is_current
-from pipeline.spark import MASTER_ENV, JavaError, check_java
+from pipeline.spark import MASTER_ENV, JavaError, MasterError, check_java, check_master, master_url
 
 
 class _Parser(argparse.ArgumentParser):
@@ -100,15 +103,22 @@ def _run_many(names: list[str], profile: str, overrides: dict, notebooks: Path) 
     from pipeline.index import build_index
 
     reports = paths.reports_dir()
-    terminal = sys.stdout if sys.stdout.isatty() else None  # no redraws in logs and pipes
+    live = sys.stdout.isatty()  # redraw one line on a terminal, plain lines in logs and pipes
     failed = 0
-    for i, name in enumerate(names, 1):
-        print(f"[{i}/{len(names)}] {name} ({profile}) ...", flush=True)
-        status = run_notebook(name, profile, overrides, notebooks_dir=notebooks, progress=terminal)
-        failed += status.status != "ok"
-        tail = f": {status.error}" if status.error else ""
-        print(f"[{i}/{len(names)}] {name}: {status.status} in {status.seconds} s{tail}", flush=True)
-    index, card = build_index(reports)
+    try:
+        for i, name in enumerate(names, 1):
+            print(f"[{i}/{len(names)}] {name} ({profile}) ...", flush=True)
+            status = run_notebook(
+                name, profile, overrides, notebooks_dir=notebooks, progress=sys.stdout, live=live
+            )
+            failed += status.status != "ok"
+            tail = f": {status.error}" if status.error else ""
+            print(
+                f"[{i}/{len(names)}] {name}: {status.status} in {status.seconds} s{tail}",
+                flush=True,
+            )
+    finally:  # an interrupted run is in the index too
+        index, card = build_index(reports)
     verdicts = card["verdict"].value_counts().to_dict() if len(card) else {}
     print(f"index: {index}\nscorecard: {reports / 'scorecard.csv'} {verdicts}")
     if failed:
@@ -131,13 +141,20 @@ def _changed(names: list[str], profile: str, notebooks: Path) -> list[str]:
 
 
 def _clean() -> int:
+    """Remove the reports and results folders in use ($REPRO_* or the checkout's); the checkout's
+    generated data sets (data/raw) only when neither folder was moved, so a run pointed at
+    scratch folders never deletes the checkout's files."""
     reports = paths.reports_dir()
     for child in reports.iterdir() if reports.exists() else []:
         if child.name != "README.md":
             shutil.rmtree(child) if child.is_dir() else child.unlink()
-    for folder in (paths.results_dir(), paths.RAW_DATA):
+    moved = any(os.environ.get(k) for k in (paths.REPORTS_ENV, paths.RESULTS_ENV))
+    folders = [paths.results_dir()] + ([] if moved else [paths.RAW_DATA])
+    for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"removed generated files under {reports}, {paths.results_dir()} and {paths.RAW_DATA}")
+    print(f"removed generated files under {reports} and {' and '.join(map(str, folders))}")
+    if moved:
+        print(f"kept {paths.RAW_DATA} ({paths.REPORTS_ENV} or {paths.RESULTS_ENV} is set)")
     return 0
 
 
@@ -164,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = _parser().parse_args(argv)
     try:
+        notebooks = getattr(args, "notebooks", None)
+        if notebooks is not None and not Path(notebooks).is_dir():
+            raise UsageError(f"--notebooks {notebooks}: no such folder")
         if args.command == "list":
             return _list(args.notebooks)
         if args.command == "clean":
@@ -189,11 +209,15 @@ def main(argv: list[str] | None = None) -> int:
             parameters_for(name, profile, overrides, args.notebooks)
         if args.command == "reports" and not args.force:
             names = _changed(names, profile, args.notebooks)
+        check_master(master_url())
         check_java()
         return _run_many(names, profile, overrides, args.notebooks)
-    except (UsageError, JavaError, FileNotFoundError) as exc:
+    except (UsageError, JavaError, MasterError, FileNotFoundError) as exc:
         print(f"repro: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # the run is recorded as interrupted and the index rebuilt
+        print("\nrepro: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `repro list | head`: the reader left; end quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -70,8 +70,9 @@ def install_assets(reports: Path) -> Path:
     return target / Path(MATHJAX_FILES[0]).name
 
 
-def export_html(executed: Path, html: Path, reports: Path) -> None:
-    """Write the executed notebook ``executed`` as ``html``, a page under ``reports``."""
+def export_html(executed: Path, html: Path, reports: Path, url_from: Path | None = None) -> None:
+    """Write the executed notebook ``executed`` as ``html``, a page under ``reports``; or, for a
+    page written elsewhere to be moved there later, a page that will sit in ``url_from``."""
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
@@ -79,7 +80,7 @@ def export_html(executed: Path, html: Path, reports: Path) -> None:
     exporter = HTMLExporter(
         extra_loaders=[DictLoader({"offline.html.j2": _TEMPLATE})],
         template_file="offline.html.j2",
-        mathjax_url=Path(os.path.relpath(script, Path(html).parent)).as_posix(),
+        mathjax_url=Path(os.path.relpath(script, url_from or Path(html).parent)).as_posix(),
     )
     exporter.register_preprocessor(CoalesceStreamsPreprocessor(), enabled=True)
     body, _ = exporter.from_filename(str(executed))

@@ -6,8 +6,14 @@ judged it). Writes the scorecard of all papers and one static landing page, its 
 filter script inline, so reports/ can be zipped and read offline. A reviewer asks which claims did
 not reproduce, why, and where the evidence is; the page answers in that order: the verdict legend
 and counts per paper, one row per claim with its reason and a link to the evidence (filterable by
-paper and verdict), the figures of each paper, then how the run went (time per notebook, Spark
-master, commit, package versions).
+paper and verdict), the figures of each paper, then how the run went (profile and -p overrides,
+start and end, time per notebook, the kernel's log, Spark master, commit, package versions).
+
+Honest counts: a notebook's outputs are those of its last complete run (``pipeline.notebooks``
+publishes a run only when it finishes). The summary counts only the verdicts of runs that ended ok
+without -p overrides; verdicts of a failed run, or of a run with overrides, are listed and marked
+(the scorecard's ``run`` column) but counted apart. A later run that failed or was interrupted, or
+a run still under way or killed, is named at the top with when and why.
 """
 
 import html
@@ -22,7 +28,7 @@ import pandas as pd
 
 from pipeline import provenance, verify
 from pipeline.files import write_text_atomic
-from pipeline.notebooks import Status, load_statuses
+from pipeline.notebooks import OK, Status, load_statuses, unfinished_runs
 from pipeline.paper import CROSS_PAPER, PAPERS, claims
 from pipeline.scorecard import COLUMNS, EVIDENCE_LEGEND, LEGEND, VERDICTS, summary
 
@@ -54,8 +60,8 @@ _COLOURS = {
     "depends": ("#fde7d4", "#7c2d12"),
 }
 _STYLE = """
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2125;max-width:1300px;
-margin:0 auto;padding:1em 1.5em 3em}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2125;max-width:1240px;
+margin:0 auto;padding:1em 1.2em 3em;overflow-wrap:anywhere}
 h1{font-size:1.55em;margin:.3em 0}h2{font-size:1.2em;margin:1.8em 0 .6em;padding-bottom:.2em;
 border-bottom:1px solid #d8dbe0}h3{font-size:1.05em;margin:1.2em 0 .4em}
 a{color:#0b57a4}.muted{color:#5f6670}.small{font-size:13px}
@@ -67,8 +73,12 @@ text-decoration:none}.zero{color:#b5b9bf}
 dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.25em 1em;margin:0}
 dl.legend dd{margin:0}
 .filters{display:flex;flex-wrap:wrap;gap:1em;align-items:center;margin:.4em 0 .6em}
-#claim-table td.reason{min-width:22em;max-width:40em}#claim-table td.value{max-width:14em}
-#claim-table td.rule{max-width:18em}
+#claim-table{width:100%;table-layout:fixed}#claim-table td{overflow-wrap:anywhere}
+#claim-table col.c-paper{width:6.5em}#claim-table col.c-claim{width:13%}
+#claim-table col.c-value{width:9%}#claim-table col.c-rule{width:12%}
+#claim-table col.c-verdict{width:8.5em}#claim-table col.c-notebook{width:10%}
+.run-note{display:block;font-size:12px;color:#7c2d12}
+.wide{overflow-x:auto;max-width:100%}
 .failed{color:#b00020}.ok{color:#176f2c}
 .bar{display:inline-block;height:.7em;background:#4c78a8;vertical-align:middle;margin-right:.4em}
 figure{display:inline-block;width:300px;margin:.4em .8em .8em 0;vertical-align:top}
@@ -109,14 +119,28 @@ def stylesheet() -> str:
     return _STYLE + rules + "\n"
 
 
-def gather_scorecard(reports: Path, notebooks: set[str]) -> pd.DataFrame:
+def run_label(status: Status | None) -> str:
+    """How a notebook's verdicts were made, when not by a clean run: "failed run",
+    "overrides: k=v, ..." (the user's -p values), or both; "" for a run that ended ok as its
+    profile says."""
+    if status is None:
+        return ""
+    parts = [] if status.status == OK else [f"{status.status} run"]
+    if status.overrides:
+        parts.append("overrides: " + ", ".join(f"{k}={v!r}" for k, v in status.overrides.items()))
+    return "; ".join(parts)
+
+
+def gather_scorecard(reports: Path, statuses: dict[str, Status]) -> pd.DataFrame:
+    """Every notebook's verdicts, with the ``run`` each came from (``run_label``)."""
     frames = [
-        pd.read_csv(f, dtype=str, keep_default_na=False)
+        pd.read_csv(f, dtype=str, keep_default_na=False).assign(run=run_label(statuses[f.stem]))
         for f in sorted((reports / "scorecard").glob("*.csv"))
-        if f.stem in notebooks
+        if f.stem in statuses
     ]
-    card = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
-    card = card.reindex(columns=COLUMNS, fill_value="")
+    columns = [*COLUMNS, "run"]
+    card = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    card = card.reindex(columns=columns, fill_value="")
     return card.sort_values(["paper", "claim"], kind="stable").reset_index(drop=True)
 
 
@@ -174,9 +198,22 @@ def _legend() -> str:
 
 
 def _summary(card: pd.DataFrame) -> str:
-    if not len(card):
-        return "<h2>Summary by paper</h2><p class='muted'>No claim was judged in this run.</p>"
-    counts = summary(card)
+    counted = card[card["run"] == ""]
+    apart = card[card["run"] != ""]
+    note = ""
+    if len(apart):
+        runs = apart.drop_duplicates("notebook")
+        listed = "; ".join(f"{r.notebook} ({r.run})" for r in runs.itertuples())
+        note = (
+            f'<p class="run-note">Not counted: {len(apart)} verdicts of runs that failed or used '
+            f"-p overrides: {_e(listed)}. They are listed below, marked.</p>"
+        )
+    if not len(counted):
+        return (
+            '<h2 id="summary">Summary by paper</h2><p class="muted">No claim was judged by a '
+            f"complete run without overrides.</p>{note}"
+        )
+    counts = summary(counted)
     counts.loc["all papers"] = counts.sum()
     head = "".join(f'<th class="num">{_e(v)}</th>' for v in [*VERDICTS, "total"])
     rows = []
@@ -199,7 +236,9 @@ def _summary(card: pd.DataFrame) -> str:
         )
     return (
         '<h2 id="summary">Summary by paper</h2><p class="muted small">A count shows its claims '
-        f"below.</p><table><tr><th>paper</th>{head}</tr>{''.join(rows)}</table>"
+        "below. Counted: the verdicts of complete runs without -p overrides.</p>"
+        f'<div class="wide"><table><tr><th>paper</th>{head}</tr>{"".join(rows)}</table></div>'
+        f"{note}"
     )
 
 
@@ -231,7 +270,9 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
             f'<td class="value">{_e(r.reproduced_value)}</td>'
             f'<td class="rule">{_e(r.tolerance)}</td>'
             f'<td><span class="{verdict_class(r.verdict)}">{_e(r.verdict)}</span>'
-            f'<div class="small muted">{_e(r.evidence)}</div>{match}</td>'
+            f'<div class="small muted">{_e(r.evidence)}</div>{match}'
+            + (f'<span class="run-note">{_e(r.run)}, not counted</span>' if r.run else "")
+            + "</td>"
             f'<td class="reason">{_e(r.reason)}</td><td>{where}</td></tr>'
         )
     papers = "".join(f'<option value="{_e(p)}">{_e(p)}</option>' for p in sorted(set(card.paper)))
@@ -254,7 +295,10 @@ def _claims(card: pd.DataFrame, statuses: dict[str, Status], reports: Path) -> s
         f'<label>paper <select id="f-paper"><option value="">all</option>{papers}</select></label>'
         f'<label>verdict <select id="f-verdict"><option value="">all</option>{verdicts}</select>'
         '</label><span id="shown" class="muted"></span></div>'
-        f'<table id="claim-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+        '<table id="claim-table"><colgroup><col class="c-paper"><col class="c-claim">'
+        '<col class="c-value"><col class="c-value"><col class="c-rule"><col class="c-verdict">'
+        '<col class="c-reason"><col class="c-notebook"></colgroup>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
         "</table>"
         '<p class="small muted">The notebook link opens the notebook at the cell that judged the '
         'claim. All rows: <a href="scorecard.csv">scorecard.csv</a>.</p>'
@@ -295,25 +339,64 @@ def _versions() -> str:
     return ", ".join([f"Python {platform.python_version()}", *found])
 
 
+def _overrides(overrides: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in overrides.items())
+
+
+def later_note(s: Status) -> str:
+    """One line (HTML) on a later run that failed or was interrupted and left ``s``'s outputs in
+    place, or that is under way; "" if none."""
+    later = s.later
+    if not later:
+        return ""
+    label = later.get("profile", "") + (
+        f"; {_overrides(later['overrides'])}" if later.get("overrides") else ""
+    )
+    what = {"running": "is running", "failed": "failed"}.get(
+        later["status"], f"was {later['status']}"
+    )
+    when = later.get("finished") or later.get("started", "")
+    links = [
+        f'<a href="{_e(later[k])}">{t}</a>'
+        for k, t in (("html", "page"), ("log", "log"))
+        if later.get(k)
+    ]
+    return (
+        f"a later run ({_e(label)}, started {_e(later.get('started', ''))}) {what}"
+        + (f" at {_e(when)}" if what != "is running" else "")
+        + f": {_e(later.get('error', ''))}"
+        + (f" ({', '.join(links)})" if links else "")
+        + "; the outputs shown are from the complete run before it"
+    )
+
+
 def _run(statuses: list[Status]) -> str:
     total = sum(s.seconds for s in statuses)
     rows = []
     for s in sorted(statuses, key=lambda s: -s.seconds):
         share = s.seconds / total if total else 0.0
         link = f'<a href="{_e(s.html)}">{_e(s.notebook)}</a>' if s.html else _e(s.notebook)
+        log = f'<a href="{_e(s.log)}">log</a>' if s.log else ""
+        profile = _e(s.profile) + (
+            f'<div class="small">-p {_e(_overrides(s.overrides))}</div>' if s.overrides else ""
+        )
+        note = " ".join(filter(None, [_e(s.error), later_note(s)]))
         rows.append(
-            f"<tr><td>{link}</td><td>{_e(s.paper)}</td><td>{_e(s.profile)}</td>"
+            f"<tr><td>{link}</td><td>{_e(s.paper)}</td><td>{profile}</td>"
             f'<td class="{_e(s.status)}">{_e(s.status)}</td><td class="num">{s.seconds:.1f}</td>'
-            f'<td><span class="bar" style="width:{100 * share:.0f}px"></span>{share:.0%}</td>'
-            f'<td class="small">{_e(s.finished)}</td><td class="small">{_e(s.error)}</td></tr>'
+            f'<td><span class="bar" style="width:{60 * share:.0f}px"></span>{share:.0%}</td>'
+            f'<td class="small">{_e(s.started)}</td><td class="small">{_e(s.finished)}</td>'
+            f'<td class="small">{log}</td><td class="small">{note}</td></tr>'
         )
 
     def distinct(values) -> str:
         return ", ".join(sorted({v for v in values if v})) or "unknown"
 
     commits = distinct(s.commit for s in statuses)
+    overridden = [f"{s.notebook}: {_overrides(s.overrides)}" for s in statuses if s.overrides]
     facts = {
         "profile": distinct(s.profile for s in statuses),
+        "-p overrides": "; ".join(overridden) or "none",
         "notebook time": f"{total:.0f} s ({total / 60:.1f} min) over {len(statuses)} notebooks",
         "Spark master": distinct(s.master for s in statuses),
         "commit": commits + (" (+: with uncommitted changes)" if "+" in commits else ""),
@@ -324,45 +407,70 @@ def _run(statuses: list[Status]) -> str:
     return (
         '<h2 id="run">Run</h2><dl class="legend">'
         + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in facts.items())
-        + '</dl><table style="margin-top:.8em"><tr><th>notebook</th><th>paper</th>'
-        '<th>profile</th><th>status</th><th class="num">seconds</th><th>share</th>'
-        f"<th>finished</th><th>error</th></tr>{''.join(rows)}"
+        + '</dl><div class="wide"><table style="margin-top:.8em"><tr><th>notebook</th>'
+        '<th>paper</th><th>profile</th><th>status</th><th class="num">seconds</th><th>share</th>'
+        "<th>started</th><th>ended</th><th>kernel log</th><th>error, later runs</th></tr>"
+        f"{''.join(rows)}"
         f'<tr><td><b>total</b></td><td></td><td></td><td></td><td class="num"><b>{total:.1f}'
-        "</b></td><td>100%</td><td></td><td></td></tr></table>"
+        "</b></td><td>100%</td><td></td><td></td><td></td><td></td></tr></table></div>"
     )
+
+
+def _with_unfinished(reports: Path) -> list[Status]:
+    """The notebooks' statuses, a run under way or killed noted on its notebook's last status
+    (``later``), or standing alone for a notebook that has none."""
+    statuses = {s.notebook: s for s in load_statuses(reports)}
+    for run in unfinished_runs(reports):
+        known = statuses.get(run.notebook)
+        if known is None:
+            statuses[run.notebook] = run
+        elif not known.later or known.later.get("started", "") <= run.started:
+            known.later = {
+                "status": run.status,
+                "started": run.started,
+                "finished": run.finished,
+                "error": run.error,
+                "profile": run.profile,
+                "overrides": run.overrides,
+            }
+    return sorted(statuses.values(), key=lambda s: s.notebook)
 
 
 def build_index(reports: Path) -> tuple[Path, pd.DataFrame]:
     """Write reports/scorecard.csv and reports/index.html; return the index path and scorecard."""
     reports = Path(reports)
-    statuses = load_statuses(reports)
-    card = gather_scorecard(reports, {s.notebook for s in statuses})
+    statuses = _with_unfinished(reports)
+    by_name = {s.notebook: s for s in statuses}
+    card = gather_scorecard(reports, by_name)
     write_text_atomic(reports / "scorecard.csv", card.to_csv(index=False))
-    failed = [s for s in statuses if s.status != "ok"]
+    failed = [s for s in statuses if s.status != OK]
+    later = [s for s in statuses if s.later]
+    counted = int((card["run"] == "").sum())
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>Reproduction report</title><style>{stylesheet()}</style></head><body>"
         "<h1>Fault tolerance in stream processing: reproduction report</h1>"
-        f'<p class="muted">{len(statuses)} notebooks, {len(failed)} failed, {len(card)} claims '
-        'judged. <a href="#claims">Claims</a> · <a href="#figures">Figures</a> · '
+        f'<p class="muted">{len(statuses)} notebooks, {len(failed)} failed or interrupted, '
+        f"{len(card)} claims judged ({counted} counted: complete runs without overrides). "
+        '<a href="#claims">Claims</a> · <a href="#figures">Figures</a> · '
         '<a href="#run">Run</a> · <a href="scorecard.csv">scorecard.csv</a></p>'
     ]
-    if failed:
+    if failed or later:
+        items = [
+            f'<li><b><a href="{_e(s.html)}">{_e(s.notebook)}</a></b>: {_e(s.status)}: '
+            f"{_e(s.error)}</li>"
+            if s.html
+            else f"<li><b>{_e(s.notebook)}</b>: {_e(s.status)}: {_e(s.error)}</li>"
+            for s in failed
+        ] + [f"<li><b>{_e(s.notebook)}</b>: {later_note(s)}</li>" for s in later]
         parts.append(
-            '<h2 class="failed">Failed notebooks</h2><ul>'
-            + "".join(
-                f'<li><b><a href="{_e(s.html)}">{_e(s.notebook)}</a></b>: {_e(s.error)}</li>'
-                if s.html
-                else f"<li><b>{_e(s.notebook)}</b>: {_e(s.error)}</li>"
-                for s in failed
-            )
-            + "</ul>"
+            '<h2 class="failed">Failed and interrupted runs</h2><ul>' + "".join(items) + "</ul>"
         )
     parts += [
         _legend(),
         _summary(card),
-        _claims(card, {s.notebook: s for s in statuses}, reports),
+        _claims(card, by_name, reports),
         _figures(statuses, _manifests(reports)),
         _run(statuses),
         f"<script>{_SCRIPT}</script></body></html>",

@@ -6,11 +6,16 @@ scale (the ``full`` profile). ``notebooks/profiles.toml`` holds the overrides of
     [multilevel_figures.quick]
     runs = 5
 
-A run executes the notebook with the profile's values and the user's ``-p`` overrides, writes
-the executed notebook and its HTML to reports/<paper>/, and a status record to
-reports/status/<notebook>.json that the index reads. A failing notebook is recorded, with its
-error, and never stops the others. Parameter values are checked against the type of the cell's
-defaults (pipeline.parameters) before any kernel starts.
+A run executes the notebook with the profile's values and the user's ``-p`` overrides. Everything
+it writes (executed notebook and HTML, figures, tables, scorecard rows, manifest, the kernel's log)
+goes to reports/.staging/<notebook>/ first and replaces the previous outputs only when the run
+finishes, with a status record in reports/status/<notebook>.json that the index reads (profile,
+overrides, start and end). A failed or interrupted run leaves the last complete run in place and
+is noted on its status (``later``); a run killed outright leaves its staging folder, which the
+index reports as interrupted (``unfinished_runs``). A failing notebook never stops the others.
+Parameter values are checked against the type of the cell's defaults and the ranges declared in
+profiles.toml (pipeline.parameters) before any kernel starts. The kernel's own output (the JVM's
+and Spark's messages) goes to reports/logs/<notebook>.log, not into the notebook.
 """
 
 import ast
@@ -19,12 +24,13 @@ import json
 import logging
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TextIO
 
@@ -32,9 +38,9 @@ from pipeline import paths
 from pipeline.export import export_html
 from pipeline.files import write_text_atomic
 from pipeline.paper import paper_of
-from pipeline.parameters import mismatch
+from pipeline.parameters import emptiness, mismatch, out_of_range
 from pipeline.progress import ProgressLine
-from pipeline.report import clear_outputs
+from pipeline.report import clear_outputs, manifest_file
 from pipeline.rerun import fingerprint
 from pipeline.spark import master_url, single_thread_blas
 
@@ -49,20 +55,39 @@ class UsageError(ValueError):
     """A bad notebook name, profile or parameter: the CLI prints it as one line, exit code 2."""
 
 
+FAILED, INTERRUPTED, OK = "failed", "interrupted", "ok"
+STAGING = ".staging"  # reports/.staging/<notebook>/: a run's outputs until it finishes
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S")
+
+
 @dataclass
 class Status:
     notebook: str
     paper: str
     profile: str
     parameters: dict
-    status: str  # "ok" or "failed"
+    status: str  # OK, FAILED or INTERRUPTED
     error: str = ""
     seconds: float = 0.0
     html: str = ""
-    finished: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S"))
+    finished: str = field(default_factory=_now)  # when the run ended
     master: str = ""  # Spark master URL the notebook's sweeps used
     commit: str = ""  # git commit of the code, "+" when the work tree had changes
     fingerprint: str = ""  # of the notebook, its parameters and imported code (pipeline.rerun)
+    started: str = ""
+    overrides: dict = field(default_factory=dict)  # the user's -p values (in ``parameters`` too)
+    log: str = ""  # the kernel's own output (JVM and Spark warnings), relative to reports/
+    # A later run that failed or was interrupted and left these outputs in place: its status,
+    # started, finished, error, profile, overrides, html (the failed page, if any).
+    later: dict = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, file: Path) -> "Status":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in json.loads(Path(file).read_text()).items() if k in known})
 
 
 def available(notebooks_dir: Path = paths.NOTEBOOKS) -> list[str]:
@@ -102,7 +127,7 @@ def parse_assignment(text: str) -> tuple[str, object]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not _KEY.match(key):
-        raise UsageError(f"malformed parameter {text!r}: expected key=value, e.g. -p runs=100")
+        raise UsageError(f"malformed parameter {text!r}: expected key=value, e.g. -p seed=1")
     try:
         value = ast.literal_eval(raw)
     except (ValueError, SyntaxError):
@@ -110,38 +135,62 @@ def parse_assignment(text: str) -> tuple[str, object]:
     return key, value
 
 
+def _profiles(profiles_file: Path) -> dict:
+    return tomllib.loads(Path(profiles_file).read_text()) if Path(profiles_file).exists() else {}
+
+
 def profile_parameters(name: str, profile: str, profiles_file: Path) -> dict:
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
-    if not Path(profiles_file).exists():
-        return {}
-    table = tomllib.loads(Path(profiles_file).read_text())
-    return dict(table.get(name, {}).get(profile, {}))
+    return dict(_profiles(profiles_file).get(name, {}).get(profile, {}))
+
+
+def declared_ranges(name: str, profiles_file: Path) -> dict[str, str]:
+    """The allowed values of a notebook's parameters (``[NAME.ranges]`` in profiles.toml)."""
+    return dict(_profiles(profiles_file).get(name, {}).get("ranges", {}))
 
 
 def parameters_for(
     name: str, profile: str, overrides: dict, notebooks_dir: Path = paths.NOTEBOOKS
 ) -> dict:
-    """The profile's values then the overrides, each checked against the notebook's cell:
-    its name, and the type and shape of its default."""
+    """The profile's values then the overrides, each checked against the notebook's cell (its
+    name, and the type and shape of its default) and the range declared in profiles.toml."""
     notebook = resolve(name, notebooks_dir)
-    from_profile = profile_parameters(name, profile, Path(notebooks_dir) / "profiles.toml")
+    profiles_file = Path(notebooks_dir) / "profiles.toml"
+    from_profile = profile_parameters(name, profile, profiles_file)
     params = {**from_profile, **overrides}
     declared = declared_parameters(notebook)
     unknown = sorted(set(params) - set(declared))
     if unknown:
         allowed = ", ".join(sorted(declared)) or "none"
         raise UsageError(f"{name} has no parameter {', '.join(unknown)} (parameters: {allowed})")
+    ranges = declared_ranges(name, profiles_file)
     for key, value in params.items():
-        problem = mismatch(key, value, declared[key])
+        problem = (
+            mismatch(key, value, declared[key])
+            or emptiness(key, value, declared[key])
+            or (out_of_range(key, value, ranges[key]) if key in ranges else None)
+        )
         if problem:
             where = "" if key in overrides else f" (profiles.toml [{name}.{profile}])"
             raise UsageError(f"{name}: {problem}{where}")
     return params
 
 
+# The kernel process writes its own output (the JVM's warnings, Spark's shutdown traces, the
+# kernel's "KeyboardInterrupt caught in kernel") to a log file: fd-level output is not captured
+# into the notebook, while what cells print (and tqdm bars) still is.
+_KERNEL = (
+    "import os, sys\n"
+    "fd = os.open(sys.argv.pop(1), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)\n"
+    "os.dup2(fd, 1); os.dup2(fd, 2); os.close(fd)\n"
+    "from ipykernel import kernelapp\n"
+    "kernelapp.launch_new_instance()\n"
+)
+
+
 @contextlib.contextmanager
-def _kernel_environment(reports: Path, results: Path | None):
+def _kernel_environment(reports: Path, results: Path | None, log_file: Path):
     """A kernel spec for this very interpreter, and the output folders, for the kernels."""
     saved = {k: os.environ.get(k) for k in ("JUPYTER_PATH", paths.REPORTS_ENV, paths.RESULTS_ENV)}
     with tempfile.TemporaryDirectory(prefix="repro-kernel-") as tmp:
@@ -151,11 +200,13 @@ def _kernel_environment(reports: Path, results: Path | None):
         # reach the executed notebook.
         argv = [
             sys.executable,
-            "-m",
-            "ipykernel_launcher",
+            "-c",
+            _KERNEL,
+            str(log_file),
             "-f",
             "{connection_file}",
             "--IPKernelApp.log_level=ERROR",
+            "--IPKernelApp.capture_fd_output=False",
         ]
         kernel = {"argv": argv, "display_name": "stream-ft-repro", "language": "python"}
         (spec / "kernel.json").write_text(json.dumps(kernel | {"env": single_thread_blas()}))
@@ -199,6 +250,14 @@ def git_commit() -> str:
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
+def staging_dir(reports: Path, name: str) -> Path:
+    return Path(reports) / STAGING / name
+
+
+def status_file(reports: Path, name: str) -> Path:
+    return Path(reports) / "status" / f"{name}.json"
+
+
 def run_notebook(
     name: str,
     profile: str = "full",
@@ -208,25 +267,48 @@ def run_notebook(
     reports_dir: Path | None = None,
     results_dir: Path | None = None,
     progress: TextIO | None = None,
+    live: bool = True,
 ) -> Status:
     """Execute one notebook; never raises for a failure inside the notebook (see Status).
 
-    ``progress``: a terminal to show the notebook's progress bars on while it runs.
+    The run writes into reports/.staging/<name>/ (the kernel's reports folder); only a finished
+    run replaces the notebook's previous outputs (``_publish``). A failed or interrupted run
+    leaves the last complete run's outputs in place and is noted in its status (``later``).
+    Ctrl-C is recorded as an interrupted run, then raised again.
+
+    ``progress``: where to show the notebook's progress bars while it runs; ``live`` redraws one
+    line (a terminal), else a plain line now and then (a log).
     """
     import papermill
 
-    params = parameters_for(name, profile, overrides or {}, notebooks_dir)
+    overrides = dict(overrides or {})
+    params = parameters_for(name, profile, overrides, notebooks_dir)
     reports = Path(reports_dir or paths.reports_dir())
     paper = paper_of(name)
-    out_dir = reports / paper
-    out_dir.mkdir(parents=True, exist_ok=True)
-    executed, html = out_dir / f"{name}.ipynb", out_dir / f"{name}.html"
-    clear_outputs(reports, name)
-    status = Status(name, paper, profile, params, "ok", master=master_url(), commit=git_commit())
-    status.fingerprint = fingerprint(resolve(name, notebooks_dir), profile, params)
-    line = ProgressLine(name, progress) if progress is not None else None
+    stage = staging_dir(reports, name)
+    shutil.rmtree(stage, ignore_errors=True)  # what an earlier, killed run left
+    (stage / paper).mkdir(parents=True)
+    (stage / "logs").mkdir()
+    status = Status(
+        name,
+        paper,
+        profile,
+        params,
+        OK,
+        master=master_url(),
+        commit=git_commit(),
+        started=_now(),
+        overrides=overrides,
+        log=f"logs/{name}.log",
+        fingerprint=fingerprint(resolve(name, notebooks_dir), profile, params),
+    )
+    # Read by the index while the run is under way, or after it was killed (SIGKILL, power).
+    write_text_atomic(stage / "run.json", json.dumps(asdict(status) | {"pid": os.getpid()}))
+    executed = stage / paper / f"{name}.ipynb"
+    line = ProgressLine(name, progress, live=live) if progress is not None else None
     began = time.perf_counter()
-    with _kernel_environment(reports, results_dir):
+    interrupted = False
+    with _kernel_environment(stage, results_dir, stage / status.log):
         try:
             papermill.execute_notebook(
                 str(resolve(name, notebooks_dir)),
@@ -237,27 +319,125 @@ def run_notebook(
                 progress_bar=False,
                 stderr_file=line,
             )
+        except KeyboardInterrupt:
+            interrupted = True
+            status.status, status.error = INTERRUPTED, "interrupted (Ctrl-C)"
         except papermill.PapermillExecutionError as exc:
-            status.status = "failed"
+            interrupted = exc.ename == "KeyboardInterrupt"
+            status.status = INTERRUPTED if interrupted else FAILED
             status.error = _one_line(f"cell {exc.exec_count}: {exc.ename}: {exc.evalue}")
         except Exception as exc:  # kernel died, timeout, bad notebook: recorded, not raised
-            status.status = "failed"
+            status.status = FAILED
             status.error = _one_line(f"{type(exc).__name__}: {exc}")
         finally:
             if line is not None:
                 line.close()
     status.seconds = round(time.perf_counter() - began, 1)
-    if executed.exists():
+    status.finished = _now()
+    if executed.exists() and not interrupted:
+        html = stage / paper / f"{name}.html"
         try:
-            export_html(executed, html, reports)
-            status.html = str(html.relative_to(reports))
+            export_html(executed, html, reports, url_from=reports / paper)
+            status.html = f"{paper}/{name}.html"
         except Exception as exc:
             log.warning("HTML export of %s failed: %s", name, exc)
-    write_text_atomic(reports / "status" / f"{name}.json", json.dumps(asdict(status), indent=1))
+    _publish(stage, reports, status)
+    if interrupted:
+        raise KeyboardInterrupt
     return status
 
 
+def _files(folder: Path) -> list[Path]:
+    return sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file())
+
+
+def _publish(stage: Path, reports: Path, status: Status) -> None:
+    """Move a finished run's outputs from ``stage`` into reports/, or keep the last complete run.
+
+    A run that finished (ok) replaces the notebook's previous outputs, file by file, then its
+    status. A failed or interrupted run after a complete one leaves that run's outputs and adds a
+    note (``later``), with the failed page kept beside as <name>.failed.html. A failed run with
+    no complete run before it is published, as failed (the index counts none of its verdicts); an
+    interrupted one publishes only its status.
+    """
+    name, paper = status.notebook, status.paper
+    (stage / "run.json").unlink(missing_ok=True)
+    for folder in (reports / paper, reports / "logs"):
+        folder.mkdir(parents=True, exist_ok=True)
+    previous_file = status_file(reports, name)
+    previous = Status.read(previous_file) if previous_file.exists() else None
+    if status.status != OK and previous is not None and previous.status == OK:
+        later = {k: getattr(status, k) for k in ("status", "started", "finished", "error")}
+        later |= {"profile": status.profile, "overrides": status.overrides, "html": ""}
+        for suffix in ("ipynb", "html"):
+            page = stage / paper / f"{name}.{suffix}"
+            if page.exists():
+                os.replace(page, reports / paper / f"{name}.failed.{suffix}")
+                later["html"] = f"{paper}/{name}.failed.html" if suffix == "html" else ""
+        if (stage / status.log).exists():
+            os.replace(stage / status.log, reports / "logs" / f"{name}.failed.log")
+            later["log"] = f"logs/{name}.failed.log"
+        previous.later = later
+        write_text_atomic(previous_file, json.dumps(asdict(previous), indent=1))
+    elif status.status == INTERRUPTED:
+        status.html, status.log = "", ""
+        clear_outputs(reports, name)
+        write_text_atomic(previous_file, json.dumps(asdict(status), indent=1))
+    else:
+        manifest = manifest_file(reports, name)
+        old = json.loads(manifest.read_text()) if manifest.exists() else {}
+        clear_outputs(reports, name)
+        for entry in old.get("figures", []) + old.get("tables", []):
+            for key in ("png", "svg", "csv"):
+                if key in entry:
+                    (reports / entry[key]).unlink(missing_ok=True)
+        for stale in (f"{name}.failed.ipynb", f"{name}.failed.html"):
+            (reports / paper / stale).unlink(missing_ok=True)
+        for relative in _files(stage):
+            target = reports / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(stage / relative, target)
+        if not (reports / status.log).exists():
+            status.log = ""
+        write_text_atomic(previous_file, json.dumps(asdict(status), indent=1))
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def unfinished_runs(reports: Path) -> list[Status]:
+    """Runs under way, or killed before they could record anything (their staging folder is
+    still there and its process is gone): status "running" or "interrupted"."""
+    found = []
+    for marker in sorted(Path(reports).glob(f"{STAGING}/*/run.json")):
+        try:
+            record = json.loads(marker.read_text())
+        except (OSError, ValueError):
+            continue
+        pid = record.pop("pid", None)
+        status = Status(**{k: v for k, v in record.items() if k in _FIELDS})
+        if _alive(pid):
+            status.status, status.error = "running", f"running since {status.started}"
+        else:
+            status.status = INTERRUPTED
+            status.error = "the run stopped before it finished (its process was killed)"
+            status.finished = ""
+        found.append(status)
+    return found
+
+
+_FIELDS = {f.name for f in fields(Status)}
+
+
+def _alive(pid) -> bool:
+    if not isinstance(pid, int):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def load_statuses(reports: Path) -> list[Status]:
-    return [
-        Status(**json.loads(f.read_text())) for f in sorted((reports / "status").glob("*.json"))
-    ]
+    return [Status.read(f) for f in sorted((Path(reports) / "status").glob("*.json"))]

@@ -1,14 +1,16 @@
-"""A running notebook's sweep progress, redrawn on one terminal line.
+"""A running notebook's sweep progress: one line redrawn on a terminal, a plain line in a log.
 
 A sweep draws its tqdm bar on the kernel's stderr, which papermill hands to the runner chunk by
 chunk as the notebook runs (its ``stderr_file``). ``ProgressLine`` is that file: it reads the
-latest bar out of the chunks and redraws one line with the bar's name, runs done/total, elapsed
-time and ETA. It needs nothing from the sweep but tqdm's standard text, so any tqdm bar in a
-notebook shows up. The CLI uses it only when stdout is a terminal.
+latest bar out of the chunks and shows the bar's name, runs done/total, elapsed time and ETA. It
+needs nothing from the sweep but tqdm's standard text, so any tqdm bar in a notebook shows up.
+On a terminal (``live``) it redraws one line in place; otherwise (a log, a pipe) it prints a
+plain line when a bar first shows, then at most every ``every`` seconds, and its last state.
 """
 
 import re
 import shutil
+import time
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -52,28 +54,44 @@ def last_bar(text: str) -> BarState | None:
 class ProgressLine:
     """A write-only file for a kernel's stderr that shows its progress bar on ``out``."""
 
-    def __init__(self, label: str, out: TextIO):
-        self.label, self.out = label, out
+    def __init__(self, label: str, out: TextIO, *, live: bool = True, every: float = 30.0):
+        self.label, self.out, self.live, self.every = label, out, live, every
         self._seen = ""
-        self._shown: BarState | None = None
+        self._shown: BarState | None = None  # the last state read
+        self._printed: BarState | None = None  # the last state printed as a plain line
+        self._printed_at = -float("inf")
 
     def write(self, chunk: str) -> int:
         self._seen = (self._seen + chunk)[-_KEEP:]
         state = last_bar(self._seen)
-        if state is not None and state != self._shown:
-            self._shown = state
-            line = f"  {self.label} · {state.text()}"
+        if state is None or state == self._shown:
+            return len(chunk)
+        self._shown = state
+        line = f"  {self.label} · {state.text()}"
+        if self.live:
             width = shutil.get_terminal_size().columns - 1
             # \r and "erase line": redraw in place rather than scroll.
             self.out.write("\r\x1b[K" + line[:width])
             self.out.flush()
+        elif time.monotonic() - self._printed_at >= self.every:
+            self._print(state)
         return len(chunk)
+
+    def _print(self, state: BarState) -> None:
+        self.out.write(f"  {self.label} · {state.text()}\n")
+        self.out.flush()
+        self._printed, self._printed_at = state, time.monotonic()
 
     def flush(self) -> None:
         pass
 
     def close(self) -> None:
-        """Erase the line, so the runner's next message starts on a clean one."""
-        if self._shown is not None:
+        """Erase the live line, so the runner's next message starts on a clean one; in a log,
+        print the last state if it was not printed."""
+        if self._shown is None:
+            return
+        if self.live:
             self.out.write("\r\x1b[K")
             self.out.flush()
+        elif self._printed != self._shown:
+            self._print(self._shown)

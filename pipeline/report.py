@@ -8,9 +8,11 @@ A notebook creates one ``Report`` with its own name and records through it::
     rep.record("ML1", verdicts.multilevel.ml1(...))  # a claim's rule (pipeline.verdicts)
     rep.compare("ML1", paper_value=0.8206, reproduced=u, atol=5e-5)  # or one printed number
 
-Creating the Report clears what an earlier run of the same notebook recorded, so the scorecard
-never keeps a verdict that the current run did not compute. Every file is written to a temporary
-name and renamed into place.
+Creating the Report clears what an earlier run of the same notebook recorded in its reports folder,
+so the scorecard never keeps a verdict that the current run did not compute. Under ``repro`` that
+folder is the run's staging folder (``pipeline.notebooks``): the published outputs are replaced
+only when the run finishes. Every file is written to a temporary name and renamed into place.
+``figure`` and ``table`` return nothing, so a cell ending with one shows no path.
 """
 
 import json
@@ -55,7 +57,7 @@ class Report:
         clear_outputs(self.root, notebook)
 
     # -- figures and tables -------------------------------------------------------------------
-    def figure(self, fig, figure_id: str, caption: str) -> Path:
+    def figure(self, fig, figure_id: str, caption: str) -> None:
         """Save a matplotlib figure as PNG and SVG; the caption names the paper figure."""
         folder = self.root / self.paper / "figures"
         folder.mkdir(parents=True, exist_ok=True)
@@ -67,9 +69,8 @@ class Report:
             os.replace(tmp, file)
             files[fmt] = str(file.relative_to(self.root))
         self._replace("figures", {"id": figure_id, "caption": caption, **files})
-        return folder / f"{figure_id}.png"
 
-    def table(self, frame: pd.DataFrame, table_id: str, caption: str = "") -> Path:
+    def table(self, frame: pd.DataFrame, table_id: str, caption: str = "") -> None:
         """Write reports/tables/<table_id>.csv; a table that reproduces a printed one must have
         exactly the printed table's columns (data/paper/<table_id>.csv)."""
         printed = paths.PAPER_DATA / f"{table_id}.csv"
@@ -85,7 +86,6 @@ class Report:
         self._replace(
             "tables", {"id": table_id, "caption": caption, "csv": str(file.relative_to(self.root))}
         )
-        return file
 
     def _replace(self, kind: str, entry: dict) -> None:
         self.manifest[kind] = [e for e in self.manifest[kind] if e["id"] != entry["id"]] + [entry]

@@ -74,6 +74,43 @@ def master_url(master: str | None = None) -> str:
     return master or os.environ.get(MASTER_ENV) or "local[*]"
 
 
+class MasterError(ValueError):
+    """A Spark master URL that cannot work; the message is one line naming the URL."""
+
+
+_LOCAL = re.compile(r"^local(\[(\*|\d+)(,\s*\d+)?\])?$|^local-cluster\[\d+,\s*\d+,\s*\d+\]$")
+_SCHEMES = ("spark://", "k8s://", "mesos://")
+CONNECT_SECONDS = 3.0
+
+
+def check_master(url: str, timeout: float = CONNECT_SECONDS) -> str:
+    """Check a master URL before Java starts: its form (``local[*]``, ``local[4]``, ``yarn``,
+    ``spark://host:port[,host:port]``, ``k8s://…``, ``mesos://…``) and, for ``spark://``, that
+    some listed master accepts a connection within ``timeout`` seconds. Raises MasterError."""
+    import socket
+
+    known = "local, local[N], local[*], yarn, spark://host:port, k8s://https://host:port"
+    if _LOCAL.match(url) or url == "yarn":
+        return url
+    if not url.startswith(_SCHEMES) or not url.split("://", 1)[1].strip("/"):
+        raise MasterError(f"Spark master {url!r} is not a master URL; use one of: {known}")
+    if url.startswith("spark://"):
+        refused = []
+        for address in url.removeprefix("spark://").split(","):
+            host, sep, port = address.rstrip("/").rpartition(":")
+            if not sep or not host or not port.isdigit():
+                raise MasterError(f"Spark master {url!r}: expected spark://host:port")
+            try:
+                with socket.create_connection((host, int(port)), timeout=timeout):
+                    return url
+            except OSError as exc:
+                refused.append(f"{host}:{port} ({exc.strerror or exc or type(exc).__name__})")
+        raise MasterError(
+            f"Spark master {url!r} does not answer within {timeout:g} s: {', '.join(refused)}"
+        )
+    return url
+
+
 def single_thread_blas() -> dict[str, str]:
     """One BLAS/OpenMP thread per process unless the user set otherwise: sweeps already run one
     process per core, and threaded OpenBLAS made each small SciPy optimization (L-BFGS-B on a
@@ -94,6 +131,7 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
+    check_master(master_url(master))  # a bad URL, before Java starts
     check_java()
     # Python workers must use this interpreter (the project's environment) unless told otherwise.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from fastrecover.chain import nsegments, one_segment, optimize_chain
 from fastrecover.generate import random_chain
-from fastrecover.model import Storage, checkpoint_overheads, total_overhead
+from fastrecover.model import Operator, Storage, checkpoint_overheads, total_overhead
 from tests.fastrecover.reference import algorithm1_loops, brute_force_chain
 
 # The two-cost default, the single-bandwidth model and dear snapshots.
@@ -141,3 +141,20 @@ def test_snapshot_bandwidth_scales_every_chain_rt_and_keeps_feasibility(n, seed,
         assert a.feasible == b.feasible and a.anchors == b.anchors
         if a.feasible:
             assert b.expected_recovery_time == pytest.approx(a.expected_recovery_time / k, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "allowed"),
+    [
+        ("s", "a", "in \\(0, 1\\]"),
+        ("s", 1.5, "in \\(0, 1\\]"),
+        ("tau", None, ">= 0"),
+        ("pi", 0, "> 0"),
+        ("theta", True, "> 0"),
+        ("rho", float("nan"), ">= 0"),
+    ],
+)
+def test_operator_fields_are_validated_by_name(field, value, allowed):
+    fields = {"s": 0.5, "tau": 1e-5, "pi": 15_000, "theta": 1.0, "rho": 0.2} | {field: value}
+    with pytest.raises(ValueError, match=f"operator {field} must be a number {allowed}; got"):
+        Operator(**fields)

@@ -77,3 +77,11 @@ def test_failures_blocks_and_predictions(iot_failures):
 def test_failures_parser_rejects_garbage():
     with pytest.raises(ValueError, match="unparsable"):
         parse_failures("FailureMetrics{oops}\n")
+
+
+def test_an_empty_folder_names_both_the_parquet_and_the_csv_alternatives(tmp_path):
+    with pytest.raises(FileNotFoundError) as info:
+        load_experiment(tmp_path, "iot")
+    message = str(info.value)
+    assert "iot.parquet" in message and "18 CSVs under iot/" in message
+    assert "iot_thr_10000.csv" in message and str(tmp_path) in message

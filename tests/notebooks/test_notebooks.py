@@ -9,6 +9,7 @@ from pipeline.notebooks import available, run_notebook
 from tests.pipeline.test_reports import REMOTE_ASSET
 
 pytestmark = pytest.mark.notebook
+NOISE = ("jdk.incubator.vector", "PosixPath(", "blockmgr-", "KeyboardInterrupt caught in kernel")
 
 
 @pytest.mark.parametrize("name", available())
@@ -28,3 +29,8 @@ def test_notebook_runs_in_quick_profile(name, tmp_path, monkeypatch):
     # Its page reads offline: no script, style, image or font from another host.
     page = (tmp_path / "reports" / status.html).read_text()
     assert not REMOTE_ASSET.search(page), REMOTE_ASSET.search(page)[0]
+    # What a reader sees is the notebook's own: no JVM or kernel noise (it goes to the kernel
+    # log), no local paths.
+    for noise in NOISE:
+        assert noise not in page, noise
+    assert status.log and (tmp_path / "reports" / status.log).is_file()

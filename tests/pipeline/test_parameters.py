@@ -54,7 +54,7 @@ def check(notebooks, **overrides):
         ("runs", [3, 0, -2], [2.5, "many", True, [3]], "an int like 10"),
         ("rate", [1, 0.25, 1e-9], ["fast", None, False, [0.5]], "a float like 0.5"),
         ("label", ["quick", ""], [5, 0.5, ["quick"]], "a str like 'full'"),
-        ("n_values", [[1, 2], [], (3,)], ["banana", [1.5], 5, [1, "2"]], "a list of int"),
+        ("n_values", [[1, 2], (3,)], ["banana", [1.5], 5, [1, "2"]], "a list of int"),
         ("factors", [[1, 2.5], [2]], [["a"], 0.5], "a list of float like [0.5, 1.0]"),
         ("lines", [{"n": [1], "ch_max": 1}], [{"n": [1]}, {"n": 1, "ch_max": 0.1}, [1]], "a dict"),
         ("verbose", [True], [1, "yes"], "a bool like False"),
@@ -71,6 +71,71 @@ def test_values_of_the_defaults_type_pass_others_are_refused(notebooks, key, goo
         message = str(info.value)
         assert message.startswith(f"multilevel_params: parameter {key} expects {expected}")
         assert message.endswith(f"; got {value!r}") and "\n" not in message
+
+
+def test_a_list_with_values_by_default_must_not_be_empty(notebooks):
+    for key, value in (("n_values", []), ("lines", {"n": [], "ch_max": 0.4})):
+        with pytest.raises(UsageError, match=f"parameter {key} must not be empty; got"):
+            check(notebooks, **{key: value})
+
+
+RANGES = """[multilevel_params.ranges]
+runs = ">= 1"
+rate = "[0, 1]"
+n_values = ">= 1"
+factors = "> 0, <= 2"
+lines = "> 0"
+"""
+
+
+@pytest.mark.parametrize(
+    ("key", "good", "bad", "expected"),
+    [
+        ("runs", [1, 100], [0, -5], "runs must be >= 1; got"),
+        ("rate", [0, 0.5, 1], [-0.1, 1.5], "rate must be in [0, 1]; got"),
+        ("n_values", [[1, 5]], [[1, -5], [0]], "n_values must be >= 1 (each value; "),
+        ("factors", [[0.5, 2]], [[0], [2.5]], "factors must be "),
+        ("lines", [{"n": [5], "ch_max": 0.4}], [{"n": [5], "ch_max": -1}], "lines must be > 0"),
+    ],
+)
+def test_values_outside_the_declared_range_are_refused_naming_the_parameter(
+    notebooks, key, good, bad, expected
+):
+    (notebooks / "profiles.toml").write_text(RANGES)
+    for value in good:
+        assert check(notebooks, **{key: value}) == {key: value}
+    for value in bad:
+        with pytest.raises(UsageError) as info:
+            check(notebooks, **{key: value})
+        assert str(info.value).startswith(f"multilevel_params: parameter {expected}")
+        assert "\n" not in str(info.value)
+
+
+def test_every_declared_range_names_a_parameter_and_reads(tmp_path):
+    """profiles.toml's ranges: each names a parameter of its notebook and parses; the profile
+    values and the notebooks' own defaults lie within them."""
+    import tomllib
+
+    from pipeline.notebooks import declared_parameters, resolve
+    from pipeline.parameters import out_of_range
+
+    profiles = tomllib.loads((paths.NOTEBOOKS / "profiles.toml").read_text())
+    declared_somewhere = 0
+    for name, tables in profiles.items():
+        declared = declared_parameters(resolve(name))
+        for key, spec in tables.get("ranges", {}).items():
+            assert key in declared, f"[{name}.ranges] {key}: no such parameter"
+            declared_somewhere += 1
+            import ast
+
+            try:
+                default = ast.literal_eval(declared[key])
+            except ValueError:
+                continue
+            assert out_of_range(key, default, spec) is None, (name, key, default, spec)
+        for profile in ("quick", "full"):
+            parameters_for(name, profile, {})  # the profile's values within the ranges
+    assert declared_somewhere > 100
 
 
 def test_defaults_that_are_not_literals_or_none_take_anything(notebooks):

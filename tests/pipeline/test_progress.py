@@ -57,3 +57,17 @@ def test_no_bar_means_no_output():
     line.write("just a warning\n")
     line.close()
     assert out.getvalue() == ""
+
+
+def test_in_a_log_progress_is_a_plain_line_now_and_then():
+    text = _tqdm_text(5, 5, desc="fig12")
+    for every, expected in ((float("inf"), ["0/5", "5/5"]), (0.0, [f"{i}/5" for i in range(6)])):
+        out = io.StringIO()
+        line = ProgressLine("multilevel_figures", out, live=False, every=every)
+        for chunk in text.split("\r"):
+            line.write("\r" + chunk)
+        line.close()
+        lines = out.getvalue().splitlines()
+        assert "\r" not in out.getvalue() and "\x1b" not in out.getvalue()
+        assert [ln.split("fig12: ")[1].split(" ")[0] for ln in lines] == expected
+        assert all(ln.startswith("  multilevel_figures · fig12: ") for ln in lines)

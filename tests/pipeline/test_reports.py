@@ -4,18 +4,22 @@ import contextlib
 import importlib.resources
 import io
 import json
+import os
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
-from pipeline import cli, paths
+from pipeline import paths
 from pipeline.cli import main
 from pipeline.export import mathjax_dir
 from pipeline.index import claim_anchors, stylesheet
-from pipeline.notebooks import Status, UsageError, parameters_for, parse_assignment
+from pipeline.notebooks import UsageError, parameters_for, parse_assignment
 from pipeline.scorecard import LEGEND, VERDICTS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
@@ -66,7 +70,7 @@ def test_reports_records_failure_and_finishes_the_rest(quick):
     reports, index = quick.reports, quick.index
     assert quick.code == 1  # one notebook failed
 
-    assert "Failed notebooks" in index
+    assert "Failed and interrupted runs" in index
     assert "khaos_fixture_fails" in index and "deliberate failure x=1" in index
     status = json.loads((reports / "status" / "khaos_fixture_fails.json").read_text())
     assert status["status"] == "failed" and "ValueError: deliberate failure x=1" in status["error"]
@@ -144,20 +148,59 @@ def test_running_notebook_shows_its_progress_on_a_terminal(quick):
     assert "\r\x1b[K[2/3] multilevel_fixture_math: ok" in quick.out  # erased for the next line
 
 
-def test_progress_is_quiet_when_stdout_is_not_a_terminal(reports, monkeypatch, capsys):
-    seen = []
+def _repro(argv, tmp_path, *, terminal: bool, env=None) -> tuple[int, str]:
+    """``repro ARGV`` in a subprocess, its stdout and stderr on a pseudo-terminal (a real one, as
+    a person's shell gives it) or on a pipe; returns the exit code and what it printed."""
+    env = {
+        **os.environ,
+        paths.REPORTS_ENV: str(tmp_path / "reports"),
+        paths.RESULTS_ENV: str(tmp_path / "results"),
+        **(env or {}),
+    }
+    command = [sys.executable, "-m", "pipeline.cli", *argv]
+    if not terminal:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        return done.returncode, done.stdout + done.stderr
+    controller, terminal_end = os.openpty()
+    process = subprocess.Popen(
+        command, stdin=terminal_end, stdout=terminal_end, stderr=terminal_end, env=env
+    )
+    os.close(terminal_end)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # EIO: the terminal's last writer is gone
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(controller)
+    return process.wait(timeout=60), out.decode()
 
-    def fake_run(name, profile, overrides, *, notebooks_dir, progress):
-        seen.append(progress)
-        return Status(name, "multilevel", profile, {}, "ok")
 
-    monkeypatch.setattr(cli, "run_notebook", fake_run)
-    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
-    assert seen == [None]
-    terminal = _Terminal()
-    monkeypatch.setattr("sys.stdout", terminal)
-    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
-    assert seen[1] is terminal
+def test_progress_shows_on_a_real_terminal(tmp_path):
+    code, out = _repro(
+        ["run", "multilevel_fixture_math", "--notebooks", str(FIXTURES)], tmp_path, terminal=True
+    )
+    assert code == 0, out
+    draws = re.findall(r"\r\x1b\[K([^\r\n]*)", out)
+    assert any("multilevel_fixture_math · fixture sweep: 1/3 done" in d for d in draws), out
+    assert any("fixture sweep: 3/3 done" in d for d in draws)
+    assert "\r\x1b[K[1/1] multilevel_fixture_math: ok" in out
+
+
+def test_progress_is_a_plain_line_when_stdout_is_not_a_terminal(tmp_path):
+    code, out = _repro(
+        ["run", "multilevel_fixture_math", "--notebooks", str(FIXTURES)], tmp_path, terminal=False
+    )
+    assert code == 0, out
+    assert "\x1b[" not in out and "\r" not in out  # no redraws in a log
+    lines = [line for line in out.splitlines() if "fixture sweep" in line]
+    # The first state, then at most one line per 30 s, and the last state.
+    assert lines[0].startswith("  multilevel_fixture_math · fixture sweep: 0/3 done")
+    assert lines[-1].startswith("  multilevel_fixture_math · fixture sweep: 3/3 done")
+    assert len(lines) == 2
 
 
 def test_landing_page_leads_with_legend_summary_and_filterable_claims(quick):
@@ -262,18 +305,123 @@ def test_run_with_parameter_override_reproduces(reports):
     assert float(card.loc["ML1", "reproduced_value"]) == pytest.approx(0.8206)
 
 
-def test_stale_verdicts_of_a_failed_rerun_are_dropped(reports, tmp_path):
-    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
-    assert len(pd.read_csv(reports / "scorecard.csv")) == 2
-    # The same notebook, now failing in its first cell, before any verdict is recorded.
-    broken = tmp_path / "broken"
-    broken.mkdir()
+def _variant(tmp_path, folder: str, *code: str) -> Path:
+    """The fixture multilevel_fixture_ok with ``code`` cells after its own, in a folder."""
+    variant = tmp_path / folder
+    variant.mkdir()
     notebook = json.loads((FIXTURES / "multilevel_fixture_ok.ipynb").read_text())
-    code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
-    code[1]["source"] = ['raise ValueError("fails before any verdict")\n', *code[1]["source"]]
-    (broken / "multilevel_fixture_ok.ipynb").write_text(json.dumps(notebook))
+    notebook["cells"] += [
+        {
+            "cell_type": "code",
+            "id": f"extra{i}",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": source.splitlines(keepends=True),
+        }
+        for i, source in enumerate(code)
+    ]
+    (variant / "multilevel_fixture_ok.ipynb").write_text(json.dumps(notebook))
+    return variant
+
+
+def test_a_failed_rerun_keeps_the_last_complete_run_and_says_so(reports, tmp_path):
+    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
+    figure = (reports / "multilevel" / "figures" / "fixture_fig.png").read_bytes()
+    # The same notebook, now recording a third verdict and a figure, then failing.
+    broken = _variant(
+        tmp_path,
+        "broken",
+        'rep.compare("ML2", paper_value=1.0, reproduced=1.0, atol=0.1)\n'
+        'rep.figure(fig, "fixture_fig", "from the failed run")\n'
+        'raise ValueError("fails after recording")\n',
+    )
+    argv = ["run", "multilevel_fixture_ok", "--notebooks", str(broken), "-p", "value=0.5"]
+    assert main(argv) == 1
+    card = pd.read_csv(reports / "scorecard.csv")
+    assert sorted(card["claim"]) == ["ML1", "ML3"]  # the complete run's, not ML2
+    assert (reports / "multilevel" / "figures" / "fixture_fig.png").read_bytes() == figure
+    status = json.loads((reports / "status" / "multilevel_fixture_ok.json").read_text())
+    assert status["status"] == "ok" and status["parameters"] == {}
+    later = status["later"]
+    assert later["status"] == "failed" and "fails after recording" in later["error"]
+    assert later["overrides"] == {"value": 0.5} and later["finished"] >= status["finished"]
+    index = (reports / "index.html").read_text()
+    assert "a later run (full; value=0.5, started " in index and " failed at " in index
+    assert 'href="multilevel/multilevel_fixture_ok.failed.html"' in index
+    assert (reports / "multilevel" / "multilevel_fixture_ok.failed.html").exists()
+
+
+def test_verdicts_of_failed_or_overridden_runs_are_marked_and_not_counted(reports, tmp_path):
+    broken = _variant(tmp_path, "broken", 'raise ValueError("fails after recording")\n')
     assert main(["run", "multilevel_fixture_ok", "--notebooks", str(broken)]) == 1
-    assert len(pd.read_csv(reports / "scorecard.csv")) == 0
+    card = pd.read_csv(reports / "scorecard.csv", keep_default_na=False).set_index("claim")
+    assert set(card["run"]) == {"failed run"}
+    index = (reports / "index.html").read_text()
+    assert "No claim was judged by a complete run without overrides." in index
+    assert "Not counted: 2 verdicts" in index and "failed run, not counted" in index
+    argv = ["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES), "-p", "value=0.8"]
+    assert main(argv) == 0
+    card = pd.read_csv(reports / "scorecard.csv", keep_default_na=False)
+    assert set(card["run"]) == {"overrides: value=0.8"}
+    index = (reports / "index.html").read_text()
+    assert "<dt>-p overrides</dt><dd>multilevel_fixture_ok: value=0.8</dd>" in index
+    assert "(0 counted: complete runs without overrides)" in index
+    status = json.loads((reports / "status" / "multilevel_fixture_ok.json").read_text())
+    assert status["started"] <= status["finished"] and status["overrides"] == {"value": 0.8}
+    assert f'<td class="small">{status["started"]}</td>' in index
+
+
+SLOW = (
+    'rep.compare("ML2", paper_value=1.0, reproduced=1.0, atol=0.1)\n'
+    'rep.figure(fig, "fixture_fig_2", "from the interrupted run")\n'
+    "import time\n"
+    "time.sleep(120)\n"
+)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
+def test_an_interrupted_run_leaves_an_index_of_complete_runs(reports, tmp_path, signal_name):
+    import signal
+
+    from pipeline.index import build_index
+
+    assert main(["run", "multilevel_fixture_ok", "--notebooks", str(FIXTURES)]) == 0
+    figure = (reports / "multilevel" / "figures" / "fixture_fig.png").read_bytes()
+    slow = _variant(tmp_path, "slow", SLOW)
+    env = {**os.environ, paths.REPORTS_ENV: str(reports), paths.RESULTS_ENV: str(tmp_path)}
+    argv = ["run", "multilevel_fixture_ok", "--notebooks", str(slow), "-p", "value=0.7"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", *argv],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    staged = (
+        reports / ".staging" / "multilevel_fixture_ok" / "scorecard" / "multilevel_fixture_ok.csv"
+    )
+    deadline = time.monotonic() + 120
+    while not (staged.exists() and "ML2" in staged.read_text()):  # mid-notebook: in the sleep
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.2)
+    process.send_signal(getattr(signal, signal_name))
+    out, err = process.communicate(timeout=60)
+    if signal_name == "SIGINT":  # Ctrl-C: one line, exit 130, the index rebuilt
+        assert process.returncode == 130
+        assert err.strip() == "repro: interrupted" and "Traceback" not in out + err
+        assert not (reports / ".staging" / "multilevel_fixture_ok").exists()
+    else:  # killed outright: the next index says so
+        build_index(reports)
+    index = (reports / "index.html").read_text()
+    card = pd.read_csv(reports / "scorecard.csv")
+    assert sorted(card["claim"]) == ["ML1", "ML3"]
+    assert "fixture_fig_2" not in index and "from the interrupted run" not in index
+    assert (reports / "multilevel" / "figures" / "fixture_fig.png").read_bytes() == figure
+    assert not (reports / "multilevel" / "figures" / "fixture_fig_2.png").exists()
+    status = json.loads((reports / "status" / "multilevel_fixture_ok.json").read_text())
+    assert status["status"] == "ok" and status["parameters"] == {}
+    assert "a later run (full; value=0.7, started " in index and "was interrupted" in index
 
 
 @pytest.mark.parametrize(
@@ -288,6 +436,9 @@ def test_stale_verdicts_of_a_failed_rerun_are_dropped(reports, tmp_path):
         (["run", "khaos_fixture_fails", "-p", "x=1.5"], "x expects an int like 1; got 1.5"),
         (["run", "multilevel_fixture_ok", "-p", "label=5"], "label expects a str"),
         (["reports", "--only", "zzz*"], "no notebook matches"),
+        (["run", "multilevel_fixture_ok", "--master", "garbage://nowhere:99"], "not a master URL"),
+        (["run", "multilevel_fixture_ok", "--master", "spark://127.0.0.1:1"], "does not answer"),
+        (["run", "multilevel_fixture_ok", "--master", "local[two]"], "not a master URL"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
     ],
 )
@@ -300,6 +451,38 @@ def test_usage_errors_print_one_line_and_exit_2(argv, message, reports, capsys):
     assert message in err
     assert err.count("\n") == 1 and err.startswith("repro: ")
     assert not (reports / "status").exists()  # nothing ran
+
+
+@pytest.mark.parametrize("command", ["list", "reports", "run multilevel_tables"])
+def test_a_missing_notebooks_folder_is_a_usage_error(command, tmp_path, capsys):
+    assert main([*command.split(), "--notebooks", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"repro: --notebooks {tmp_path / 'nowhere'}: no such folder\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["run", "multilevel_figures", "-p", "n_values=[]"], {}, "n_values must not be empty"),
+        (["run", "multilevel_tables", "-p", "table3_runs=-5"], {}, "table3_runs must be >= 1"),
+        (["run", "multilevel_tables"], {"SPARK_MASTER": "garbage://nowhere:99"}, "master URL"),
+        (["run", "multilevel_tables"], {"SPARK_MASTER": "spark://127.0.0.1:1"}, "answer"),
+        (["reports", "--notebooks", "/nonexistent"], {}, "/nonexistent: no such folder"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2_within_10_s(argv, env, message, tmp_path):
+    import resource
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    began, cpu_before = time.monotonic(), cpu()
+    code, out = _repro(argv, tmp_path, terminal=False, env=env)
+    # No Java, no kernel: about 1.5 s on an idle machine, mostly imports. The CPU time bounds
+    # the work; the wall clock bound allows for a loaded test machine.
+    assert cpu() - cpu_before < 10 and time.monotonic() - began < 60
+    assert code == 2 and out.count("\n") == 1 and out.startswith("repro: ") and message in out
 
 
 def test_parse_assignment_reads_literals_else_strings():
@@ -321,3 +504,24 @@ def test_profile_values_are_checked_against_the_parameters_cell(tmp_path):
     (tmp_path / "profiles.toml").write_text('[multilevel_x.quick]\nvalue = "high"\n')
     with pytest.raises(UsageError, match=r"value expects a float.*profiles.toml \[multilevel_x"):
         parameters_for("multilevel_x", "quick", {}, tmp_path)
+
+
+def test_clean_removes_the_folders_in_use_and_keeps_the_checkouts_when_moved(
+    reports, tmp_path, monkeypatch, capsys
+):
+    raw = tmp_path / "raw"
+    monkeypatch.setattr(paths, "RAW_DATA", raw)
+    for folder in (reports / "status", tmp_path / "results" / "x", raw / "incremental"):
+        folder.mkdir(parents=True)
+    (reports / "README.md").write_text("kept")
+    assert main(["clean"]) == 0
+    assert [p.name for p in reports.iterdir()] == ["README.md"]
+    assert not (tmp_path / "results").exists()
+    assert raw.exists() and "kept" in capsys.readouterr().out  # REPRO_* set: data/raw stays
+    monkeypatch.delenv(paths.REPORTS_ENV)
+    monkeypatch.delenv(paths.RESULTS_ENV)
+    monkeypatch.setattr(paths, "ROOT", tmp_path / "checkout")  # not the real checkout's files
+    monkeypatch.setattr(paths, "reports_dir", lambda: tmp_path / "checkout" / "reports")
+    monkeypatch.setattr(paths, "results_dir", lambda: tmp_path / "checkout" / "results")
+    assert main(["clean"]) == 0
+    assert not raw.exists()

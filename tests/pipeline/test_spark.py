@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from pipeline import spark as spark_module
-from pipeline.spark import JavaError, check_java
+from pipeline.spark import JavaError, MasterError, check_java, check_master
 
 
 def _fake_java(folder, version_line):
@@ -79,3 +79,35 @@ def test_kernels_get_one_blas_thread_unless_the_user_chose(monkeypatch):
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
     env = single_thread_blas()
     assert env["OMP_NUM_THREADS"] == "1" and env["OPENBLAS_NUM_THREADS"] == "4"
+
+
+@pytest.mark.parametrize(
+    "url", ["local", "local[*]", "local[4]", "local[2, 3]", "local-cluster[2, 1, 1024]", "yarn"]
+)
+def test_master_urls_of_spark_pass(url):
+    assert check_master(url) == url
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("garbage://nowhere:99", "is not a master URL"),
+        ("local[two]", "is not a master URL"),
+        ("spark://", "is not a master URL"),
+        ("spark://host-without-port", "expected spark://host:port"),
+        ("spark://127.0.0.1:1", "does not answer within"),
+    ],
+)
+def test_bad_master_urls_are_named_before_java_starts(url, message):
+    with pytest.raises(MasterError, match=message):
+        check_master(url, timeout=1.0)
+
+
+def test_a_spark_master_that_answers_passes():
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        url = f"spark://127.0.0.1:{server.getsockname()[1]}"
+        assert check_master(url, timeout=1.0) == url
