@@ -120,22 +120,23 @@ def test_kh3_fails_on_a_ci_rising_with_throughput():
     assert verdict.verdict == NOT_REPRODUCED and "Spearman rho" in verdict.reason
 
 
-def test_kh3_depends_when_a_choice_flips_it():
-    # One schedule per choice: the verdict holds with the default choices only.
+def test_kh3_depends_when_a_reading_flips_it():
+    # One schedule per reading: the CI falls with throughput only with both choices changed.
     rng = np.random.default_rng(2)
     schedules = {
         ("all", "ci"): _schedule(+2.0, rng),
-        ("injected", "ci"): _schedule(-2.0, rng),
+        ("injected", "ci"): _schedule(+2.0, rng),
         ("all", "ci_and_throughput"): _schedule(+2.0, rng),
+        ("injected", "ci_and_throughput"): _schedule(-2.0, rng),
     }
     verdict = robust(
-        lambda failures, jump_model: rules.kh3(
-            schedules[failures, jump_model], 3, 3, "t", evidence=MEASURED
-        ),
+        lambda reading: rules.kh3(schedules[reading], 3, 3, "t", evidence=MEASURED),
         rules.KH3_ASSUMPTIONS,
     )
     assert verdict.verdict == DEPENDS
-    assert "not reproduced at 'all', reproduced at 'injected'" in verdict.reason
+    assert "not reproduced at ('all', 'ci'), reproduced at ('injected', 'ci_and_throughput')" in (
+        verdict.reason
+    )
 
 
 def _per_failure(recovery_of_ci, rng):
