@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import statsmodels.api as sm
+from scipy.signal import lfilter
 
 from khaos.params import PAPER_QOS, QoS
 
@@ -296,12 +297,10 @@ def arma22_css(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     statsmodels' optimisers ended at different optima (forecast changes 0.016 against 0.074 on
     one replayed round) with the BLAS kernels that different CPUs select; Khaos's deferral, and
     KH2:simulated with it, then changed between machines. Here float noise can move the result
-    only between grid points of equal residual sum of squares."""
+    only between grid points whose residual sums of squares agree to the last bits."""
     y = np.asarray(y, dtype=float)
     if y.ndim != 1 or len(y) < 8 or not np.all(np.isfinite(y)):
         raise ValueError("y must be a finite 1-d series of at least 8 values")
-    from scipy.signal import lfilter
-
     best = None
     for theta in _MA_GRID:
         u = lfilter([1.0], [1.0, theta[0], theta[1]], y)
@@ -343,8 +342,6 @@ def forecast_change(thr_history, params: MethodParams = DEFAULT_METHOD) -> float
         ahead = means[-1] + params.forecast_steps * (means[-1] - means[-2])
         return (ahead - means[-1]) / means[-1] if means[-1] > 0 else 0.0
     phi, theta = arma22_css(y)
-    from scipy.signal import lfilter
-
     u = list(lfilter([1.0], [1.0, theta[0], theta[1]], y))
     level = list(means[-2:])
     for _ in range(params.forecast_steps):
