@@ -295,8 +295,8 @@ def arma22_css(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Why not a likelihood optimiser: on an hour of 60 means the ARIMA(2,2,2) likelihood is flat, and
     statsmodels' optimisers ended at different optima (forecast changes 0.016 against 0.074 on
-    one replayed round) with the BLAS kernels that different CPUs select; Khaos's deferral, and
-    KH2:simulated with it, then changed between machines. Here float noise can move the result
+    one replayed round) with the BLAS kernels that different CPUs select, so that Khaos's deferral,
+    and KH2:simulated with it, could change between machines. Here float noise can move the result
     only between grid points whose residual sums of squares agree to the last bits."""
     y = np.asarray(y, dtype=float)
     if y.ndim != 1 or len(y) < 8 or not np.all(np.isfinite(y)):
