@@ -51,10 +51,28 @@ def hourly_latency(runs: dict[str, pd.DataFrame], block_s: int = 3600) -> pd.Dat
     return pd.concat(parts, ignore_index=True).dropna()
 
 
+def simulated_recovery_error(
+    run: pd.DataFrame, per_failure: pd.DataFrame, models, averaging_s: int = 300
+) -> float:
+    """KH1's recovery error of a simulated Khaos run: mean |predicted - measured| / measured over
+    its failures, predicted by the recovery model at the mean observed throughput of the
+    ``averaging_s`` s before the failure and the CI in force (as phase 3 predicts it), measured
+    by the detector (``per_failure``: failure_second, recovery_time_s). Failures with no
+    recovery measured (0 s) have no relative error and are left out."""
+    measured = per_failure[per_failure["recovery_time_s"] > 0]
+    if measured.empty:
+        raise ValueError("no failure with a measured recovery")
+    seconds = measured["failure_second"].to_numpy()
+    throughput = [run["thr"].loc[s - averaging_s : s - 1].mean() for s in seconds]
+    predicted = models.recovery.predict(throughput, run["ci"].reindex(seconds).to_numpy())
+    actual = measured["recovery_time_s"].to_numpy()
+    return float(np.mean(np.abs(predicted - actual) / actual))
+
+
 def latency_model_error(decisions: pd.DataFrame, models) -> float:
     """KH1's latency error of a Khaos run: mean |rho * predicted - actual| / actual over its
     optimisation rounds (predicted at the round's throughput and CI, rho the correction then in
-    force, as in the optimisation loop)."""
+    force, from the rounds before, as in the optimisation loop)."""
     if decisions.empty:
         raise ValueError("no optimisation round")
     predicted = models.latency.predict(decisions["throughput"], decisions["ci"]) * decisions["rho"]

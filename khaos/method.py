@@ -8,13 +8,13 @@ are silent the choice is ours and said so in :class:`MethodParams`.
 """
 
 import math
-import warnings
 from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 import statsmodels.api as sm
+from scipy.signal import lfilter
 
 from khaos.params import PAPER_QOS, QoS
 
@@ -273,15 +273,62 @@ def fit_models(profile: pd.DataFrame, params: MethodParams = DEFAULT_METHOD) -> 
     )
 
 
+# The MA parameters of the CSS fit are searched on this grid (step 0.05) inside the invertible
+# region of 1 + theta1 z + theta2 z^2 (with a 0.05 margin).
+_MA_STEP = 0.05
+_MA_GRID = np.array(
+    [
+        (t1, t2)
+        for t1 in np.round(np.arange(-2.0, 2.0 + _MA_STEP / 2, _MA_STEP), 10)
+        for t2 in np.round(np.arange(-1.0, 1.0 + _MA_STEP / 2, _MA_STEP), 10)
+        if abs(t2) <= 1 - _MA_STEP and t2 + t1 >= -1 + _MA_STEP and t2 - t1 >= -1 + _MA_STEP
+    ]
+)
+
+
+def arma22_css(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """ARMA(2,2) without constant by conditional sum of squares (CSS, the artifact's first stage
+    of CSS-ML), minimised exactly: for each MA pair (theta1, theta2) of ``_MA_GRID`` the series is
+    filtered, u = y / (1 + theta1 B + theta2 B^2) (zero start), and the AR pair is the least-squares
+    fit of u_t on (u_t-1, u_t-2) (closed form); the pair of least residual sum of squares wins
+    (ties: the first). Returns (phi, theta).
+
+    Why not a likelihood optimiser: on an hour of 60 means the ARIMA(2,2,2) likelihood is flat, and
+    statsmodels' optimisers ended at different optima (forecast changes 0.016 against 0.074 on
+    one replayed round) with the BLAS kernels that different CPUs select, so that Khaos's deferral,
+    and KH2:simulated with it, could change between machines. Here float noise can move the result
+    only between grid points whose residual sums of squares agree to the last bits."""
+    y = np.asarray(y, dtype=float)
+    if y.ndim != 1 or len(y) < 8 or not np.all(np.isfinite(y)):
+        raise ValueError("y must be a finite 1-d series of at least 8 values")
+    best = None
+    for theta in _MA_GRID:
+        u = lfilter([1.0], [1.0, theta[0], theta[1]], y)
+        a, b, c = u[1:-1], u[:-2], u[2:]
+        saa, sbb, sab = float(a @ a), float(b @ b), float(a @ b)
+        sac, sbc = float(a @ c), float(b @ c)
+        det = saa * sbb - sab * sab
+        if not det > 0:
+            continue
+        phi = np.array([(sac * sbb - sbc * sab) / det, (sbc * saa - sac * sab) / det])
+        sse = float(np.sum((c - phi[0] * a - phi[1] * b) ** 2))
+        if best is None or sse < best[0]:
+            best = (sse, phi, theta)
+    if best is None:
+        raise ValueError("y is degenerate: no AR fit at any MA pair")
+    return best[1], best[2]
+
+
 def forecast_change(thr_history, params: MethodParams = DEFAULT_METHOD) -> float:
     """Relative change of the throughput forecast ``forecast_steps`` steps ahead against the last
     step's mean: ARIMA(2,2,2) without constant on ``forecast_step_s`` s means of the last
-    ``forecast_history_s`` s (statsmodels' innovations MLE, which gives the state-space MLE's
-    forecasts within 0.1% here at a fraction of its time; the artifact fits CSS-ML). Where the
-    innovations MLE ends at non-invertible MA parameters (statsmodels raises), the state-space MLE
-    is fitted instead."""
-    from statsmodels.tsa.arima.model import ARIMA
-
+    ``forecast_history_s`` s, fitted by conditional sum of squares (:func:`arma22_css` on the
+    second differences; the artifact fits CSS-ML, whose ML stage is an optimiser whose end point
+    changed with the machine)."""
+    if tuple(params.arima_order) != (2, 2, 2):
+        raise ValueError(
+            f"only the artifact's ARIMA(2,2,2) is implemented; got {params.arima_order}"
+        )
     x = np.asarray(thr_history, dtype=float)[-params.forecast_history_s :]
     steps = len(x) // params.forecast_step_s
     if steps < 4:
@@ -289,18 +336,19 @@ def forecast_change(thr_history, params: MethodParams = DEFAULT_METHOD) -> float
     means = x[len(x) - steps * params.forecast_step_s :].reshape(steps, -1)
     means = pd.DataFrame(means.T).mean().to_numpy()  # NaN-tolerant step means
     means = pd.Series(means).interpolate(limit_direction="both").to_numpy()
-    if np.ptp(np.diff(means, 2)) == 0:
-        # A line: the (2,2,2) model's forecast is the line itself (and its likelihood undefined).
+    y = np.diff(means, 2)
+    if np.ptp(y) == 0 or len(y) < 8:
+        # A line (or too short to fit): the forecast continues the last step.
         ahead = means[-1] + params.forecast_steps * (means[-1] - means[-2])
         return (ahead - means[-1]) / means[-1] if means[-1] > 0 else 0.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # convergence chatter on 60 points
-        model = ARIMA(means, order=params.arima_order, trend="n")
-        try:
-            fit = model.fit(method="innovations_mle")
-        except ValueError:  # non-invertible MA estimates (e.g. a catch-up spike in the hour)
-            fit = model.fit()
-        ahead = float(fit.forecast(params.forecast_steps)[-1])
+    phi, theta = arma22_css(y)
+    u = list(lfilter([1.0], [1.0, theta[0], theta[1]], y))
+    level = list(means[-2:])
+    for _ in range(params.forecast_steps):
+        u.append(phi[0] * u[-1] + phi[1] * u[-2])  # future innovations 0
+        y_next = u[-1] + theta[0] * u[-2] + theta[1] * u[-3]
+        level.append(2 * level[-1] - level[-2] + y_next)
+    ahead = level[-1]
     return (ahead - means[-1]) / means[-1] if means[-1] > 0 else 0.0
 
 
@@ -353,13 +401,13 @@ class Khaos:
 
     Called every ``params.period_s`` s with the observed history; acts once the job has been up
     ``min_uptime_s`` since its start or last reconfiguration (ours: failure restarts do not reset
-    it). Each round: throughput and latency are the means of the last ``averaging_s`` s; the
-    ratio actual/predicted latency joins the correction history (rho = mean of the last
-    ``correction_rounds``); latency is violated when the measured mean exceeds the constraint,
-    recovery when the predicted recovery at the current CI does (Section III-D). With exactly one
-    violated, the throughput forecast decides (``defer_rule``), then :func:`choose_interval`
-    searches in the violation's direction; a change below ``min_change_s`` is not made.
-    ``decisions`` logs every round."""
+    it). Each round: throughput and latency are the means of the last ``averaging_s`` s; rho is
+    the mean actual/predicted latency ratio of the last ``correction_rounds`` rounds before this
+    one (the round's own ratio joins the history afterwards); latency is violated when the
+    measured mean exceeds the constraint, recovery when the predicted recovery at the current CI
+    does (Section III-D). With exactly one violated, the throughput forecast decides
+    (``defer_rule``), then :func:`choose_interval` searches in the violation's direction; a
+    change below ``min_change_s`` is not made. ``decisions`` logs every round."""
 
     models: Models
     params: MethodParams = DEFAULT_METHOD
@@ -377,10 +425,12 @@ class Khaos:
         throughput = float(np.nanmean(thr[-p.averaging_s :]))
         latency = float(np.nanmean(lat[-p.averaging_s :]))
         predicted = float(self.models.latency.predict(throughput, ci))
-        if predicted > 0 and math.isfinite(latency):
-            self._ratios.append(latency / predicted)
+        # rho from the rounds before this one only ("the past optimization iterations"): this
+        # round's latency is what the corrected prediction is judged against (KH1).
         rho = float(np.mean(self._ratios[-p.correction_rounds :])) if self._ratios else 1.0
         rho = rho if rho > 0 else 1.0
+        if predicted > 0 and math.isfinite(latency):
+            self._ratios.append(latency / predicted)
         recovery = float(self.models.recovery.predict(throughput, ci))
         lat_bad = latency > p.qos.latency_ms
         rec_bad = recovery > p.qos.recovery_s

@@ -47,8 +47,10 @@ DRAIN_FRACTION = DEFAULT_RULE.drain_fraction  # catch-up ends at 5% of the jump,
 
 @dataclass(frozen=True, kw_only=True)
 class SimParams:
-    """The simulated job. Defaults are :func:`calibrate`'s values on the IoT data (rounded), so
-    that tests need not load the data; the notebooks calibrate afresh."""
+    """The simulated job. The defaults are round values of the right order for tests that need
+    not load the data; they are not the calibrated values (:func:`calibrate` on the IoT data
+    differs notably in capacity, lat_per_event_ms, base_lag_s and checkpoint_ms, and the
+    notebooks print what it gives). Every notebook calibrates afresh."""
 
     capacity: float = 38000.0  # events/s, catch-up limit
     drain_tau_s: float = 30.0  # s, exponential drain below capacity

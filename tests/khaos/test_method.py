@@ -7,7 +7,13 @@ import pandas as pd
 import pytest
 
 from khaos import Khaos, MethodParams, QoS, choose_interval, failure_points, fit_models, objective
-from khaos.method import LinearModel, Models, smoothed_workload
+from khaos.method import (
+    LinearModel,
+    Models,
+    arma22_css,
+    forecast_change,
+    smoothed_workload,
+)
 
 SMALL = MethodParams(smoothing_s=3, skip_s=5, levels=3, min_separation_s=12, grid_s=1)
 
@@ -153,6 +159,86 @@ def test_controller_lowers_the_ci_on_a_recovery_violation_only():
     assert new is not None and new < 80 and 3.0 * new < 240
     assert controller.decisions[-1]["action"] == "reconfigure"
     assert controller(1200, 60, thr, lat, up_s=900) is None  # no violation at 60 s
+
+
+def test_correction_factor_leaves_out_the_rounds_own_latency():
+    """rho is the mean actual/predicted ratio of the rounds before (KH1 judges rho * predicted
+    against the round's latency: its own ratio would leak the answer)."""
+    models = Models(
+        latency=LinearModel(intercept=500, b_thr=0.0, b_ci=0.0, r2=1, n=10),
+        recovery=LinearModel(intercept=0, b_thr=0.0, b_ci=1.0, r2=1, n=10),
+    )
+    controller = Khaos(models=models)
+    thr = np.full(600, 1000.0)
+    controller(300, 60, thr, np.full(600, 400.0), up_s=300)  # ratio 0.8
+    controller(600, 60, thr, np.full(600, 600.0), up_s=600)  # ratio 1.2
+    rhos = [row["rho"] for row in controller.decisions]
+    assert rhos == [1.0, pytest.approx(0.8)]
+
+
+def test_arma22_css_recovers_known_parameters():
+    rng = np.random.default_rng(5)
+    phi, theta = (1.2, -0.5), (0.3, 0.3)  # well identified (no near-cancelling roots)
+    e = rng.standard_normal(4000)
+    y = np.zeros_like(e)
+    for t in range(2, len(y)):
+        y[t] = (
+            phi[0] * y[t - 1] + phi[1] * y[t - 2] + e[t] + theta[0] * e[t - 1] + theta[1] * e[t - 2]
+        )
+    fitted_phi, fitted_theta = arma22_css(y)
+    assert fitted_phi == pytest.approx(phi, abs=0.05)
+    assert fitted_theta == pytest.approx(theta, abs=0.05)
+
+
+def test_forecast_change_continues_a_line():
+    line = np.repeat(1000.0 + 10.0 * np.arange(60), 60)
+    assert forecast_change(line) == pytest.approx(5 * 10.0 / 1590.0)
+
+
+# A replayed hour (60 s means of the simulated Khaos run before the round at second 75,901).
+HOUR = [
+    20922.5019, 20861.3205, 20683.6779, 20414.6977, 20274.8102, 20203.5875, 20014.1982,
+    19611.7762, 19356.7815, 19222.9799, 18862.2678, 18828.252, 18778.5601, 18581.2703,
+    18412.4416, 18204.7859, 17996.143, 17888.1019, 17728.4111, 17566.369, 17293.4516,
+    17081.7118, 16811.45, 16743.2297, 16603.4445, 16501.1943, 16279.9508, 16086.069,
+    15954.2792, 15818.8992, 15589.276, 15425.6722, 15206.4464, 15053.9988, 14880.1936,
+    14639.4231, 14393.1518, 14182.6041, 13942.8567, 13713.7315, 13473.2323, 13293.0963,
+    13058.5382, 12813.7478, 12664.9019, 12412.3807, 12138.92, 11904.4585, 11745.0659,
+    11568.3489, 11240.4239, 10892.5484, 10620.1724, 10436.953, 10346.1985, 10136.6175,
+    9799.1559, 9124.1036, 8672.8365, 10211.9432,
+]  # fmt: skip
+
+
+def test_forecast_change_is_the_same_under_other_blas_kernels_and_threads():
+    """KH2:simulated changed between machines of one kind: statsmodels' ARIMA optimisers ended at
+    different optima with the BLAS kernel the CPU selects. The CSS fit must give the same forecast
+    whatever the kernel (OPENBLAS_CORETYPE) and thread count."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys, numpy as np; from khaos.method import forecast_change; "
+        "rng = np.random.default_rng(0); h = np.repeat(json.loads(sys.argv[1]), 60); "
+        "noisy = h * (1 + 0.02 * rng.standard_normal(h.size)); "
+        "print(repr([forecast_change(h), forecast_change(noisy)]))"
+    )
+    results = set()
+    for coretype, threads in (("", "1"), ("Haswell", "1"), ("Sandybridge", "2"), ("Prescott", "1")):
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads}
+        env.pop("OPENBLAS_CORETYPE", None)
+        if coretype:
+            env["OPENBLAS_CORETYPE"] = coretype
+        out = subprocess.run(
+            [sys.executable, "-c", code, json.dumps(HOUR)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        results.add(tuple(round(v, 10) for v in eval(out.stdout)))
+    assert len(results) == 1, results
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,20 @@ its verdict (``test_*_fails_on_*``)."""
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from pipeline.scorecard import NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.scorecard import (
+    BY_CONSTRUCTION,
+    DEPENDS,
+    EXECUTED,
+    MEASURED,
+    MODELLED,
+    NOT_CHECKABLE,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+    robust,
+)
 from pipeline.verdicts import khaos as rules
 
 PRINTED = {
@@ -33,22 +45,63 @@ TABLE2 = pd.DataFrame(
 CIS = (10, 30, 60, 90, 120)
 
 
-def test_kh1_fails_on_a_recovery_error_far_from_print():
-    assert rules.kh1(0.1317, 0.09, PRINTED).verdict == REPRODUCED
-    assert rules.kh1(0.1317, 0.40, PRINTED).verdict == PARTLY
-    bad = rules.kh1(0.25, 0.09, PRINTED)
+def test_kh1_log_fails_on_a_recovery_error_far_from_print():
+    good = rules.kh1_log(0.1317, PRINTED)
+    assert good.verdict == BY_CONSTRUCTION and good.evidence == MEASURED
+    bad = rules.kh1_log(0.25, PRINTED)
     assert bad.verdict == NOT_REPRODUCED and "IoT recovery-model error 0.2500" in bad.reason
 
 
-def test_kh2_fails_on_khaos_beaten_by_two_static_cis():
-    assert rules.kh2(TABLE2, "printed").verdict == REPRODUCED
+def test_kh1_models_fails_on_our_latency_or_recovery_error_above_the_band():
+    good = rules.kh1_models(0.09, 0.12, PRINTED)
+    assert good.verdict == REPRODUCED and good.evidence == EXECUTED
+    assert rules.kh1_models(0.09, 0.40, PRINTED).verdict == PARTLY
+    bad = rules.kh1_models(0.16, 0.12, PRINTED)
+    assert bad.verdict == NOT_REPRODUCED and "latency model's error" in bad.reason
+
+
+def _kh2(table, **choices):
+    return rules.kh2(table, "test", evidence=MEASURED, **choices)
+
+
+def test_kh2_fails_on_khaos_beaten_by_the_high_frequency_cis():
+    good = TABLE2.copy()
+    good.loc[0, "recovery_violations_s"] = 100.0  # below every static CI
+    assert _kh2(good).verdict == REPRODUCED
     worse = TABLE2.copy()
-    worse.loc[0, "recovery_violations_s"] = 300.0  # above 30 s and 60 s
-    verdict = rules.kh2(worse, "contrary")
-    assert verdict.verdict == NOT_REPRODUCED and "not below 2 static" in verdict.reason
-    slow = TABLE2.copy()
-    slow.loc[0, "avg_latency_ms"] = 1000.0
-    assert rules.kh2(slow, "contrary").verdict == PARTLY
+    worse.loc[0, "recovery_violations_s"] = 700.0  # above the mean of 10 s and 30 s
+    verdict = _kh2(worse)
+    assert (
+        verdict.verdict == NOT_REPRODUCED and "< mean of static 10s, static 30s" in verdict.reason
+    )
+    slow = good.copy()
+    slow.loc[0, "avg_latency_ms"] = 950.0  # above the mean of 10 s and 30 s (907.5 ms)
+    assert _kh2(slow).verdict == PARTLY
+    violating = good.copy()
+    violating.loc[0, "latency_violations_fraction"] = 0.14  # > 0.1075 x 1.25
+    assert _kh2(violating).verdict == PARTLY
+
+
+def test_kh2_fails_on_a_static_ci_beating_khaos_under_each():
+    # YSB-like: static 10 s has fewer recovery violations than Khaos (8 s against 30 s).
+    ysb = TABLE2.copy()
+    ysb["recovery_violations_s"] = [30.0, 8.0, 120.0, 200.0, 400.0, 700.0]
+    verdict = _kh2(ysb, against="each")
+    assert verdict.verdict == NOT_REPRODUCED and "static 10s" in verdict.reason
+
+
+def test_kh2_on_the_printed_iot_table_depends_on_the_reading():
+    # Not tuned to the print: the printed IoT table (30 s: 147 s < Khaos's 197 s, 729 ms < 737
+    # ms) passes against the high-frequency CIs as a group and fails against each of them.
+    verdict = robust(lambda **c: _kh2(TABLE2, **c), rules.KH2_ASSUMPTIONS)
+    assert verdict.verdict == DEPENDS and "at 'each'" in verdict.reason
+
+
+def test_kh2_rejects_bad_choices():
+    with pytest.raises(ValueError, match="against"):
+        _kh2(TABLE2, against="some")
+    with pytest.raises(ValueError, match="high_frequency"):
+        _kh2(TABLE2, high_frequency=5)
 
 
 def _schedule(slope, rng):
@@ -60,10 +113,30 @@ def _schedule(slope, rng):
 
 def test_kh3_fails_on_a_ci_rising_with_throughput():
     rng = np.random.default_rng(0)
-    assert rules.kh3(_schedule(-2.0, rng), 3, 3, "falling").verdict == REPRODUCED
-    assert rules.kh3(_schedule(-2.0, rng), 9, 3, "many").verdict == PARTLY
-    verdict = rules.kh3(_schedule(+2.0, rng), 3, 3, "rising")
+    kw = {"evidence": MEASURED}
+    assert rules.kh3(_schedule(-2.0, rng), 3, 3, "falling", **kw).verdict == REPRODUCED
+    assert rules.kh3(_schedule(-2.0, rng), 9, 3, "many", **kw).verdict == PARTLY
+    verdict = rules.kh3(_schedule(+2.0, rng), 3, 3, "rising", **kw)
     assert verdict.verdict == NOT_REPRODUCED and "Spearman rho" in verdict.reason
+
+
+def test_kh3_depends_when_a_reading_flips_it():
+    # One schedule per reading: the CI falls with throughput only with both choices changed.
+    rng = np.random.default_rng(2)
+    schedules = {
+        ("all", "ci"): _schedule(+2.0, rng),
+        ("injected", "ci"): _schedule(+2.0, rng),
+        ("all", "ci_and_throughput"): _schedule(+2.0, rng),
+        ("injected", "ci_and_throughput"): _schedule(-2.0, rng),
+    }
+    verdict = robust(
+        lambda reading: rules.kh3(schedules[reading], 3, 3, "t", evidence=MEASURED),
+        rules.KH3_ASSUMPTIONS,
+    )
+    assert verdict.verdict == DEPENDS
+    assert "not reproduced at ('all', 'ci'), reproduced at ('injected', 'ci_and_throughput')" in (
+        verdict.reason
+    )
 
 
 def _per_failure(recovery_of_ci, rng):
@@ -102,12 +175,35 @@ def test_kh4_fails_on_recovery_falling_with_the_ci():
         _per_failure(lambda ci: 1 + ci / 60, rng),
         _hourly(lambda ci: 3000 / ci, rng),
     )
-    assert rules.kh4(good_rec, good_lat, "paper-like").verdict == REPRODUCED
+    kw = {"evidence": MEASURED}
+    assert rules.kh4(good_rec, good_lat, "paper-like", **kw).verdict == REPRODUCED
     falling = _per_failure(lambda ci: 3 - ci / 60, rng)
-    verdict = rules.kh4(falling, good_lat, "contrary")
+    verdict = rules.kh4(falling, good_lat, "contrary", **kw)
     assert verdict.verdict == NOT_REPRODUCED and "recovery over CI rises" in verdict.reason
     bump = _hourly(lambda ci: 3000 / ci + (200 if ci == 60 else 0), rng)
-    assert rules.kh4(good_rec, bump, "bump").verdict == PARTLY
+    assert rules.kh4(good_rec, bump, "bump", **kw).verdict == PARTLY
+
+
+def test_kh4_flipping_at_the_end_of_the_endpoint_range_comes_out_depends():
+    # Latency falls from 10 s on only because of the 10 s CI (flat from 30 s): the rule holds at
+    # the default endpoint and fails at 30 s, so robust() must say depends, naming both.
+    rng = np.random.default_rng(3)
+    rec = _per_failure(lambda ci: 1 + ci / 60, rng)
+    lat = _hourly(lambda ci: 400.0 if ci == 10 else 0.0, rng)
+    verdict = robust(
+        lambda smallest_ci: rules.kh4(rec, lat, "t", evidence=MEASURED, smallest_ci=smallest_ci),
+        rules.KH4_IOT_ASSUMPTIONS,
+    )
+    assert verdict.verdict == DEPENDS
+    assert "reproduced at 10, not reproduced at 30" in verdict.reason
+    assert verdict.robustness == (("smallest_ci", 30, NOT_REPRODUCED),)
+
+
+def test_kh2_modelled_row_is_judged_through_robust():
+    verdict = robust(
+        lambda **c: rules.kh2(TABLE2, "sim", evidence=MODELLED, **c), rules.KH2_ASSUMPTIONS
+    )
+    assert verdict.evidence == MODELLED and verdict.robustness
 
 
 def test_not_checkable_says_why():
