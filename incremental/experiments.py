@@ -13,6 +13,10 @@ queries' priorities over all failed queries' priorities, Fig 16's y) of
 
 and, for Theorem 5.1, the instance's d (the largest share frequency over failed partitions) and
 the most queries an optimal plan recovers (``opt_queries``).
+
+The generator's choices the paper does not print (``Fig16Setting.pool``, ``query_size``,
+``cost``) may be given in params too (``pipeline.verdicts.incremental.GENERATOR`` re-judges the
+claims at the ends of their ranges); absent, they are the package's defaults.
 """
 
 import numpy as np
@@ -69,20 +73,36 @@ def optimum_by_level(problem: RecoveryProblem, budgets) -> tuple[np.ndarray, np.
     return top // (M + 1), top % (M + 1)
 
 
+GENERATOR_PARAMS = ("pool", "query_size", "cost")  # Fig16Setting's unprinted choices
+
+
 def fig16_point(params: dict, rng: np.random.Generator) -> list[dict]:
-    """One Fig 16 instance (params: max_share, zipf_s, priorities; x_grid, the resource levels as
-    fractions of the failed cost) scheduled by every method at every level."""
+    """One Fig 16 instance (params: max_share, zipf_s, priorities, optionally the generator's
+    ``GENERATOR_PARAMS``; x_grid, the resource levels as fractions of the failed cost) scheduled
+    by every method at every level."""
+    chosen = {
+        k: tuple(params[k]) if k != "pool" else params[k] for k in GENERATOR_PARAMS if k in params
+    }
     setting = Fig16Setting(
-        max_share=params["max_share"], zipf_s=params["zipf_s"], priorities=params["priorities"]
+        max_share=params["max_share"],
+        zipf_s=params["zipf_s"],
+        priorities=params["priorities"],
+        **chosen,
     )
-    problem = fig16_instance(setting, rng)
+    return level_rows(fig16_instance(setting, rng), params["x_grid"])
+
+
+def level_rows(problem: RecoveryProblem, x_grid) -> list[dict]:
+    """``problem`` scheduled by every method at each level x of ``x_grid`` (R = x · Σ failed
+    cost): one row per level, with the recovered priority shares, d, ``opt_queries`` and the
+    total priority of the failed queries."""
     total_cost = float(problem.cost_array.sum())
     total_priority = int(problem.priority_array.sum())
     d = max_share_frequency(problem)
-    budgets = [x * total_cost for x in params["x_grid"]]
+    budgets = [x * total_cost for x in x_grid]
     optimum, opt_queries = optimum_by_level(problem, budgets)
     rows = []
-    for x, R, best, count in zip(params["x_grid"], budgets, optimum, opt_queries, strict=True):
+    for x, R, best, count in zip(x_grid, budgets, optimum, opt_queries, strict=True):
         if x <= DP_CHECK and schedule_dp(problem, R).priority != best:
             raise RuntimeError(
                 f"Algorithm 4 and the enumeration disagree at x = {x}: "
@@ -99,8 +119,21 @@ def fig16_point(params: dict, rng: np.random.Generator) -> list[dict]:
                 "R": R,
                 "d": d,
                 "opt_queries": int(count),
+                "priority_total": total_priority,
                 "share_DP": int(best) / total_priority,
                 **{f"share_{m}": s.priority / total_priority for m, s in plans.items()},
             }
         )
     return rows
+
+
+def printed_counterexample() -> tuple[RecoveryProblem, float]:
+    """Theorem 5.1 against Algorithm 3 as printed (``incremental.best_density``): three
+    single-partition queries, costs 2, 19, 2 and priorities 1, 5, 1, R = 20 (d = 1). The printed
+    starts (the densest single query and the pairs) return 2; the optimum is 5 (query B alone);
+    the bound is (1 − e^(−1)) · 5 = 3.16. Returns (problem, R)."""
+    problem = RecoveryProblem(
+        costs={"a": 2, "b": 19, "x": 2},
+        queries={"A": ({"a"}, 1), "B": ({"b"}, 5), "X": ({"x"}, 1)},
+    )
+    return problem, 20.0
