@@ -237,9 +237,8 @@ def generated(runs: pd.DataFrame, variants: pd.DataFrame, **choices) -> pd.DataF
         return runs
     keep = np.ones(len(variants), dtype=bool)
     for name in GENERATOR_PARAMS:
-        column = variants[name] if name in variants else pd.Series(dtype=object)
-        value = chosen[name]
-        keep &= column.map(lambda v, value=value: np.array_equal(v, value)).to_numpy(dtype=bool)
+        values = variants[name].tolist() if name in variants else [None] * len(variants)
+        keep &= np.array([np.array_equal(v, chosen[name]) for v in values], dtype=bool)
     if not keep.any():
         raise ValueError(f"variants hold no rows drawn with the generator {chosen}")
     return variants[keep]

@@ -49,6 +49,7 @@ def summary(changes=None, seed=0):
 def test_inc4_and_inc5_reproduce_on_paper_like_data():
     assert rules.inc4(summary()).verdict == REPRODUCED
     assert rules.inc5(summary()).verdict == REPRODUCED
+    assert rules.inc4(summary()).evidence == rules.inc5(summary()).evidence == EXECUTED
 
 
 def test_inc4_fails_on_blocking_as_fast_as_incremental():
@@ -165,6 +166,7 @@ def test_slopes_recover_the_fitted_slope():
 def test_inc3_is_calibrated_on_unbounded_growth_after_two_failures_only():
     slope = rules.slopes(eager(0.0, 0.3), start=180.0, stop=290.0)
     assert rules.inc3(slope, 0.7).verdict == CALIBRATED
+    assert rules.inc3(slope, 0.7).evidence == EXECUTED
 
 
 def test_inc3_fails_on_bounded_latency_after_two_failures():
@@ -271,7 +273,7 @@ def test_inc12_is_not_checkable_and_reports_the_measured_shape():
                           "latency_p99": 0.3 if c == 1.0 else 0.1, "cpu_throughput": 1e5}
                          for rate in (100.0, 300.0) for c in (1.0, 20.0)])
     verdict = rules.inc12(rows, 100.0, 300.0)
-    assert verdict.verdict == NOT_CHECKABLE
+    assert verdict.verdict == NOT_CHECKABLE and verdict.evidence == EXECUTED
     assert "p99 at 1 s / 20 s = 3.00" in verdict.reproduced
     assert "lowest p99 latency at 20 s" in verdict.reproduced
     with pytest.raises(ValueError, match="latency_rate"):
