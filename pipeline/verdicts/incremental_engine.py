@@ -6,6 +6,7 @@ paired by ``iteration`` (common random numbers: the same node-acquisition draws 
 delays for every scheme) and judged by the 95% t CI of the mean paired difference.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -136,7 +137,10 @@ def inc2(peak: pd.DataFrame, work: pd.DataFrame) -> Verdict:
     that a later rollback replays again (``wasted_replay``, from ``replays``), per extra failure
     with 3 failures, have a 95% CI above 0. A rise without wasted replays reads ``partly``: it
     then comes from elsewhere (on the engine, slower catch-up on fewer survivors). The replayed
-    event seconds and the tuples processed per extra failure are reported beside it."""
+    event seconds and the tuples processed per extra failure are reported beside it. On the
+    engine a replay is wasted only when catch-up on the survivors outlasts the time to the next
+    failure: at rho 0.6 it does, at the notebook's load it does not (tests/incremental/
+    test_replays.py)."""
     by = peak.pivot(index="iteration", columns="failures", values="peak")
     runs = work.set_index(["failures", "iteration"])
     head, detail, shown = {}, {}, []
@@ -159,7 +163,7 @@ def inc2(peak: pd.DataFrame, work: pd.DataFrame) -> Verdict:
         f"{extra.mean():,.0f} more tuples processed, {mean:.1f} s of replay wasted"
     )
     means = ", ".join(f"{k}: {by[k].mean():.1f} s" for k in sorted(by))
-    return judge(
+    verdict = judge(
         head,
         detail,
         paper_value="latency during recovery grows with 1, 2, 3 consecutive failures (Fig 10), "
@@ -170,6 +174,13 @@ def inc2(peak: pd.DataFrame, work: pd.DataFrame) -> Verdict:
         "seconds of an earlier replay replayed again by a later rollback, per extra failure "
         "with 3 failures, 95% CI above 0",
         evidence=EXECUTED,
+    )
+    if lo > 0:
+        return verdict
+    return dataclasses.replace(
+        verdict,
+        reason=f"{verdict.reason}; so the latency measured is not the paper's mechanism: every "
+        "replay caught up before the next failure, and a later failure costs only its own replay",
     )
 
 

@@ -121,6 +121,8 @@ def test_inc2_is_partly_on_growing_peaks_without_wasted_replays():
     assert verdict.verdict == PARTLY
     assert "fails: the paper's mechanism" in verdict.reason
     assert "(0 of 10 draws waste any)" in verdict.reason
+    assert "not the paper's mechanism" in verdict.reason
+    assert "not the paper's mechanism" not in rules.inc2(peaks(GROWING), work(WASTED)).reason
 
 
 def test_inc2_fails_on_peaks_that_do_not_grow():
