@@ -179,7 +179,7 @@ def inc2(peak: pd.DataFrame, work: pd.DataFrame) -> Verdict:
         return verdict
     return dataclasses.replace(
         verdict,
-        reason=f"{verdict.reason}; so the latency measured is not the paper's mechanism: every "
+        reason=f"{verdict.reason}; so the rise measured is not the paper's mechanism: every "
         "replay caught up before the next failure, and a later failure costs only its own replay",
     )
 
