@@ -16,6 +16,10 @@ queries' priorities over all failed queries' priorities, Fig 16's y) of
 
 and, for Theorem 5.1, the instance's d (the largest share frequency over failed partitions) and
 the most queries an optimal plan recovers (``opt_queries``).
+
+The generator's choices the paper does not print (``Fig16Setting.pool``, ``query_size``,
+``cost``) may be given in params too (``pipeline.verdicts.incremental.GENERATOR`` re-judges the
+claims at the ends of their ranges); absent, they are the package's defaults.
 """
 
 import math
@@ -28,6 +32,7 @@ from incremental.engine import Cluster, Engine, EngineConfig, FailureSchedule, T
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.operator_centric import schedule_operator_centric
 from incremental.problem import TOLERANCE, RecoveryProblem, max_share_frequency
+from incremental.replays import replay_work
 from incremental.schedule_dp import schedule_dp
 from incremental.timelines import (
     BESTCASE_DELAY,
@@ -93,20 +98,36 @@ def optimum_by_level(problem: RecoveryProblem, budgets) -> tuple[np.ndarray, np.
     return top // (M + 1), top % (M + 1)
 
 
+GENERATOR_PARAMS = ("pool", "query_size", "cost")  # Fig16Setting's unprinted choices
+
+
 def fig16_point(params: dict, rng: np.random.Generator) -> list[dict]:
-    """One Fig 16 instance (params: max_share, zipf_s, priorities; x_grid, the resource levels as
-    fractions of the failed cost) scheduled by every method at every level."""
+    """One Fig 16 instance (params: max_share, zipf_s, priorities, optionally the generator's
+    ``GENERATOR_PARAMS``; x_grid, the resource levels as fractions of the failed cost) scheduled
+    by every method at every level."""
+    chosen = {
+        k: tuple(params[k]) if k != "pool" else params[k] for k in GENERATOR_PARAMS if k in params
+    }
     setting = Fig16Setting(
-        max_share=params["max_share"], zipf_s=params["zipf_s"], priorities=params["priorities"]
+        max_share=params["max_share"],
+        zipf_s=params["zipf_s"],
+        priorities=params["priorities"],
+        **chosen,
     )
-    problem = fig16_instance(setting, rng)
+    return level_rows(fig16_instance(setting, rng), params["x_grid"])
+
+
+def level_rows(problem: RecoveryProblem, x_grid) -> list[dict]:
+    """``problem`` scheduled by every method at each level x of ``x_grid`` (R = x · Σ failed
+    cost): one row per level, with the recovered priority shares, d, ``opt_queries`` and the
+    total priority of the failed queries."""
     total_cost = float(problem.cost_array.sum())
     total_priority = int(problem.priority_array.sum())
     d = max_share_frequency(problem)
-    budgets = [x * total_cost for x in params["x_grid"]]
+    budgets = [x * total_cost for x in x_grid]
     optimum, opt_queries = optimum_by_level(problem, budgets)
     rows = []
-    for x, R, best, count in zip(params["x_grid"], budgets, optimum, opt_queries, strict=True):
+    for x, R, best, count in zip(x_grid, budgets, optimum, opt_queries, strict=True):
         if x <= DP_CHECK and schedule_dp(problem, R).priority != best:
             raise RuntimeError(
                 f"Algorithm 4 and the enumeration disagree at x = {x}: "
@@ -123,11 +144,24 @@ def fig16_point(params: dict, rng: np.random.Generator) -> list[dict]:
                 "R": R,
                 "d": d,
                 "opt_queries": int(count),
+                "priority_total": total_priority,
                 "share_DP": int(best) / total_priority,
                 **{f"share_{m}": s.priority / total_priority for m, s in plans.items()},
             }
         )
     return rows
+
+
+def printed_counterexample() -> tuple[RecoveryProblem, float]:
+    """Theorem 5.1 against Algorithm 3 as printed (``incremental.best_density``): three
+    single-partition queries, costs 2, 19, 2 and priorities 1, 5, 1, R = 20 (d = 1). The printed
+    starts (the densest single query and the pairs) return 2; the optimum is 5 (query B alone);
+    the bound is (1 − e^(−1)) · 5 = 3.16. Returns (problem, R)."""
+    problem = RecoveryProblem(
+        costs={"a": 2, "b": 19, "x": 2},
+        queries={"A": ({"a"}, 1), "B": ({"b"}, 5), "X": ({"x"}, 1)},
+    )
+    return problem, 20.0
 
 
 # --- Figs 7, 9-15: one Fig 9 run ---
@@ -184,7 +218,8 @@ def fig8_point(params: dict, rng: np.random.Generator) -> list[dict]:
     ``first``, no new node. Shares (0.05) ignore the load, so the survivors take every failed
     partition at once (Storm's and Spark's schedulers place by slots, not load). Fig 10:
     strategy "source_replay" (Storm); Fig 11: "blocking" (eager recovery).
-    Rows: the output latencies (write time, latency + half the window) of every result."""
+    Rows: the output latencies (write time, latency + half the window) of every result, each
+    with the run's replay work (``incremental.replays.replay_work``) and tuples processed."""
     for name in (
         "strategy",
         "failures",
@@ -224,8 +259,14 @@ def fig8_point(params: dict, rng: np.random.Generator) -> list[dict]:
     )
     lat = np.concatenate([result.latency[p] for p in sorted(result.latency)])
     lat = lat[np.argsort(lat[:, 0], kind="stable")]
+    work = {**replay_work(result.events, config.batch_interval), "processed": result.processed}
     return [
-        {"time": float(t), "latency": float(x) + FIG8_WINDOW / 2, "completed": result.completed}
+        {
+            "time": float(t),
+            "latency": float(x) + FIG8_WINDOW / 2,
+            "completed": result.completed,
+            **work,
+        }
         for t, x in lat
     ]
 

@@ -1,10 +1,16 @@
-"""The Fig 16 sweep's exact optimum by enumeration against brute force and Algorithm 4."""
+"""The Fig 16 sweep: its exact optimum by enumeration against brute force and Algorithm 4, the
+generator choices it takes, and Theorem 5.1's counterexample for the printed starts."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from incremental.experiments import optimum_by_level
+from incremental.experiments import (
+    fig16_point,
+    level_rows,
+    optimum_by_level,
+    printed_counterexample,
+)
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.schedule_dp import schedule_dp
 from tests.incremental.reference import brute_force, problems
@@ -25,3 +31,24 @@ def test_optimum_by_level_equals_algorithm4_on_a_fig16_instance():
     budgets = np.linspace(0, problem.cost_array.sum(), 7).astype(int)
     priority, _ = optimum_by_level(problem, budgets)
     assert priority.tolist() == [schedule_dp(problem, float(b)).priority for b in budgets]
+
+
+def test_fig16_point_draws_with_the_generator_choices_it_is_given():
+    params = {"max_share": 3, "zipf_s": 0.2, "priorities": "random", "x_grid": [0.5, 1.0]}
+    default = fig16_point(params, np.random.default_rng(0))
+    narrow = fig16_point({**params, "cost": [5, 10]}, np.random.default_rng(0))
+    # The same draws give the same queries; only the costs change, within 5-10.
+    assert default[1]["share_DP"] == narrow[1]["share_DP"] == 1.0
+    problem = fig16_instance(Fig16Setting(cost=(5, 10)), np.random.default_rng(0))
+    assert problem.cost_array.min() >= 5 and problem.cost_array.max() <= 10
+    with pytest.raises(ValueError, match="pool"):
+        fig16_point({**params, "pool": 12}, np.random.default_rng(0))
+
+
+def test_the_printed_counterexample_falls_below_theorem51_bound_with_the_printed_starts():
+    problem, R = printed_counterexample()
+    (row,) = level_rows(problem, [R / float(problem.cost_array.sum())])
+    total = row["priority_total"]
+    assert (row["d"], total) == (1, 7)
+    assert row["share_BestDensity_printed"] * total == pytest.approx(2)
+    assert row["share_DP"] * total == row["share_BestDensity"] * total == pytest.approx(5)

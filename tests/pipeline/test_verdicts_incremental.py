@@ -3,8 +3,19 @@ change its verdict (``test_*_fails_on_*``)."""
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from pipeline.scorecard import INPUT, NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED
+from incremental import experiments
+from pipeline.scorecard import (
+    DEPENDS,
+    EXECUTED,
+    INPUT,
+    MEASURED,
+    NOT_CHECKABLE,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+)
 from pipeline.verdicts import incremental as rules
 
 BASE = {"max_share": 3, "zipf_s": 0.2, "priorities": "random"}
@@ -49,11 +60,25 @@ def paper_like(exponent=paper_exponent, instances=60, seed=0, opt_queries=2):
                         "x": x,
                         "d": setting["max_share"],
                         "opt_queries": opt_queries,
+                        "priority_total": 100,
                         **shares,
                     }
                 )
             )
     return pd.concat(rows, ignore_index=True)
+
+
+def with_variants(exponent=paper_exponent, flip=None):
+    """Rows for every generator variant (``rules.generator_variants``) on the four skew x cap
+    settings, 30 instances each; the variant ``flip`` (a dict of generator parameters) draws its
+    shares with ``exponent`` instead of the paper's."""
+    frames = []
+    for k, g in enumerate(rules.generator_variants()):
+        law = exponent if g == flip else paper_exponent
+        rows = paper_like(law, instances=30, seed=10 + k)
+        rows = rows[rows["priorities"] == "random"]
+        frames.append(rows.assign(**{name: [value] * len(rows) for name, value in g.items()}))
+    return pd.concat(frames, ignore_index=True)
 
 
 def tweaked(methods, change):
@@ -62,16 +87,18 @@ def tweaked(methods, change):
 
 
 def test_inc6_fails_on_bestdensity_far_from_dp_and_on_shares_rising_with_max_share():
-    assert rules.inc6(paper_like(), BASE).verdict == REPRODUCED
+    assert rules.inc6_rule(paper_like(), BASE).verdict == REPRODUCED
     # BestDensity at 0.1^0.1 ~ 80% of the optimum at the scarcest level: not close.
-    far = rules.inc6(paper_like(tweaked(("BestDensity",), lambda s: 0.1)), BASE)
+    far = rules.inc6_rule(paper_like(tweaked(("BestDensity",), lambda s: 0.1)), BASE)
     assert far.verdict == NOT_REPRODUCED and "BestDensity close to DP at max share 3" in far.reason
-    rising = rules.inc6(paper_like(tweaked(("OC",), lambda s: -0.6 * (s["max_share"] == 6))), BASE)
+    rising = rules.inc6_rule(
+        paper_like(tweaked(("OC",), lambda s: -0.6 * (s["max_share"] == 6))), BASE
+    )
     assert rising.verdict == NOT_REPRODUCED and "OC grid share over max share" in rising.reason
 
 
 def test_inc6_fails_on_oc_better_than_bestdensity():
-    better = rules.inc6(paper_like(tweaked(("OC",), lambda s: -0.65)), BASE)
+    better = rules.inc6_rule(paper_like(tweaked(("OC",), lambda s: -0.65)), BASE)
     assert better.verdict == NOT_REPRODUCED and "fails: " in better.reason
     assert "OC worst at max share 3" in better.reason.split("; holds:")[0]
 
@@ -81,13 +108,15 @@ def test_inc6_is_partly_on_oc_level_with_bestdensity_at_one_level():
     runs = paper_like()
     meet = (runs["max_share"] == 3) & (runs["x"] == 0.9)
     runs.loc[meet, "share_OC"] = runs.loc[meet, "share_BestDensity"]
-    verdict = rules.inc6(runs, BASE)
+    verdict = rules.inc6_rule(runs, BASE)
     assert verdict.verdict == PARTLY and "OC below BestDensity at every level" in verdict.reason
 
 
 def test_inc7_fails_on_oc_rising_with_skew():
-    assert rules.inc7(paper_like(), BASE).verdict == REPRODUCED
-    verdict = rules.inc7(paper_like(tweaked(("OC",), lambda s: -0.6 * (s["zipf_s"] == 0.5))), BASE)
+    assert rules.inc7_rule(paper_like(), BASE).verdict == REPRODUCED
+    verdict = rules.inc7_rule(
+        paper_like(tweaked(("OC",), lambda s: -0.6 * (s["zipf_s"] == 0.5))), BASE
+    )
     assert verdict.verdict == NOT_REPRODUCED and "OC grid share over s" in verdict.reason
 
 
@@ -95,8 +124,31 @@ def test_inc7_is_partly_on_bestdensity_falling_with_skew_at_the_smaller_cap():
     against = tweaked(
         ("BestDensity",), lambda s: 0.3 * (s["zipf_s"] == 0.5 and s["max_share"] == 3)
     )
-    verdict = rules.inc7(paper_like(against), BASE)
+    verdict = rules.inc7_rule(paper_like(against), BASE)
     assert verdict.verdict == PARTLY and "at max share 3: not significantly" in verdict.reason
+
+
+def test_inc6_and_inc7_are_judged_at_every_end_of_the_generator_ranges():
+    for rule in (rules.inc6, rules.inc7):
+        verdict = rule(paper_like(), with_variants(), BASE)
+        assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED
+        assert len(verdict.robustness) == len(rules.generator_variants()) == 5
+        assert "30 instances per setting (defaults on 60)" in verdict.rule
+
+
+def test_inc7_depends_on_a_generator_whose_instances_reverse_the_skew_effect():
+    small = {"pool": 36, "query_size": [1, 4], "cost": [1, 10]}
+    reversed_skew = tweaked(("OC",), lambda s: -0.6 * (s["zipf_s"] == 0.5))
+    verdict = rules.inc7(paper_like(), with_variants(reversed_skew, flip=small), BASE)
+    assert verdict.verdict == DEPENDS
+    assert "failed partitions per query: reproduced at (2, 6), not reproduced at (1, 4)" in (
+        verdict.reason
+    )
+
+
+def test_generated_refuses_a_generator_that_was_not_swept():
+    with pytest.raises(ValueError, match="no rows drawn with the generator"):
+        rules.generated(paper_like(), with_variants(), pool=48)
 
 
 def test_inc8_fails_on_linear_priorities_raising_bestdensity_and_on_a_large_drop():
@@ -109,23 +161,58 @@ def test_inc8_fails_on_linear_priorities_raising_bestdensity_and_on_a_large_drop
     assert verdict.verdict == PARTLY and "drop slight" in verdict.reason
 
 
-def test_inc9_fails_on_one_instance_below_the_bound():
+def drop(size: float):
+    """paper_like rows where linear priorities lower DP and BestDensity by ``size`` at every
+    level x < 1 (paired, a little noise)."""
     runs = paper_like()
-    assert rules.inc9(runs).verdict == REPRODUCED
+    noise = np.random.default_rng(3).normal(0, 0.002, len(runs))
+    linear = (runs["priorities"] == "linear") & (runs["x"] < 1)
+    for method in ("DP", "BestDensity"):
+        runs.loc[linear, f"share_{method}"] -= size + noise[linear]
+    return runs
+
+
+def test_inc8_depends_when_the_drop_is_slight_at_one_end_of_the_range_only():
+    # A drop of 0.12: beyond 0.10 (partly), within 0.15 (reproduced): the word decides.
+    verdict = rules.inc8(drop(0.12), BASE)
+    assert verdict.verdict == DEPENDS
+    assert "'slight' (largest drop): partly at 0.1, reproduced at 0.15" in verdict.reason
+    assert rules.inc8_rule(drop(0.12), BASE, slight=0.15).verdict == REPRODUCED
+    # Beyond every reading of "slight": partly whatever the choice.
+    assert rules.inc8(drop(0.2), BASE).verdict == PARTLY
+
+
+def counterexample_rows() -> pd.DataFrame:
+    problem, R = experiments.printed_counterexample()
+    return pd.DataFrame(experiments.level_rows(problem, [R / float(problem.cost_array.sum())]))
+
+
+NONE_KNOWN = paper_like().iloc[:0]
+
+
+def test_inc9_fails_on_the_printed_counterexample():
+    runs = paper_like()
+    assert rules.inc9(runs, NONE_KNOWN).verdict == REPRODUCED
+    verdict = rules.inc9(runs, counterexample_rows())
+    assert verdict.verdict == NOT_REPRODUCED and verdict.evidence == EXECUTED
+    assert "printed 2, optimum 5, bound 3.16 (d = 1, known; corrected starts 5)" in verdict.reason
+    assert "corrected starts (every feasible single query" in verdict.reason
+
+
+def test_inc9_fails_on_one_fig16_instance_where_the_printed_starts_fall_below_the_bound():
     # d = 3: the bound is 1 - e^(-1/3) = 0.283 of the optimum.
-    below = runs.copy()
-    below.loc[7, "share_BestDensity"] = 0.25 * below.loc[7, "share_DP"]
-    verdict = rules.inc9(below)
+    runs = paper_like()
+    runs.loc[7, "share_BestDensity_printed"] = 0.25 * runs.loc[7, "share_DP"]
+    verdict = rules.inc9(runs, NONE_KNOWN)
     assert verdict.verdict == NOT_REPRODUCED and "on 1 of" in verdict.reason
 
 
-def test_inc9_fails_on_printed_shortfalls_where_the_optimum_recovers_several_queries():
-    runs = paper_like(opt_queries=1)
-    runs.loc[3, "share_BestDensity_printed"] = 0.1 * runs.loc[3, "share_DP"]
-    assert rules.inc9(runs).verdict == REPRODUCED  # the gap the claim itself names
-    runs.loc[3, "opt_queries"] = 4
-    verdict = rules.inc9(runs)
-    assert verdict.verdict == PARTLY and "1 of 1 shortfalls" in verdict.reason
+def test_inc9_does_not_judge_the_corrected_starts():
+    runs = paper_like()
+    runs.loc[7, "share_BestDensity"] = 0.25 * runs.loc[7, "share_DP"]
+    verdict = rules.inc9(runs, NONE_KNOWN)
+    assert verdict.verdict == REPRODUCED
+    assert "fall below the bound on 1 of the same" in verdict.reason
 
 
 def with_advantage(gap: dict) -> pd.DataFrame:
@@ -137,7 +224,7 @@ def with_advantage(gap: dict) -> pd.DataFrame:
 
 
 SCARCE_LEADS = dict(
-    zip(GRID, [0.1, 0.15, 0.2, 0.2, 0.18, 0.12, 0.08, 0.05, 0.02, 0.0], strict=True)
+    zip(GRID, [0.1, 0.15, 0.22, 0.2, 0.18, 0.12, 0.08, 0.05, 0.02, 0.0], strict=True)
 )
 
 
@@ -149,12 +236,18 @@ def test_inc13_fails_on_an_advantage_growing_with_resources():
 
 
 def test_inc13_is_partly_on_an_advantage_peaking_just_above_scarce():
-    verdict = rules.inc13_resources(with_advantage({**SCARCE_LEADS, 0.6: 0.25}))
+    verdict = rules.inc13_resources_rule(with_advantage({**SCARCE_LEADS, 0.6: 0.25}))
     assert (
         verdict.verdict == PARTLY and "largest mean advantage at a scarce level" in verdict.reason
     )
 
 
+def test_inc13_depends_on_the_cut_off_when_the_peak_lies_between_its_ends():
+    verdict = rules.inc13_resources(with_advantage({**SCARCE_LEADS, 0.6: 0.25}))
+    assert verdict.verdict == DEPENDS and verdict.evidence == EXECUTED
+    assert "'scarce' (cut-off x): partly at 0.5, reproduced at 0.7" in verdict.reason
+
+
 def test_inc13_costs_and_inc1_are_not_judged_from_data():
     assert rules.inc13_costs().verdict == NOT_CHECKABLE
-    assert rules.inc1().verdict == INPUT
+    assert rules.inc1().verdict == INPUT and rules.inc1().evidence == MEASURED

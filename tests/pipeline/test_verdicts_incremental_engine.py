@@ -8,6 +8,7 @@ import pytest
 from pipeline.scorecard import (
     BY_CONSTRUCTION,
     CALIBRATED,
+    EXECUTED,
     NOT_CHECKABLE,
     NOT_REPRODUCED,
     PARTLY,
@@ -48,6 +49,7 @@ def summary(changes=None, seed=0):
 def test_inc4_and_inc5_reproduce_on_paper_like_data():
     assert rules.inc4(summary()).verdict == REPRODUCED
     assert rules.inc5(summary()).verdict == REPRODUCED
+    assert rules.inc4(summary()).evidence == rules.inc5(summary()).evidence == EXECUTED
 
 
 def test_inc4_fails_on_blocking_as_fast_as_incremental():
@@ -91,16 +93,54 @@ def peaks(growth):
                          for k in (1, 2, 3) for i in range(DRAWS)])
 
 
-def test_inc2_reproduces_on_growing_peaks():
-    assert rules.inc2(peaks({1: 0.0, 2: 10.0, 3: 20.0})).verdict == REPRODUCED
+def work(wasted):
+    """Replay work per run: 40 s replayed per rollback; ``wasted[k]`` s of an earlier replay
+    replayed again with k failures (some noise where positive)."""
+    rng = np.random.default_rng(4)
+    return pd.DataFrame([{"failures": k, "iteration": i, "rollbacks": k,
+                          "replayed": 40.0 * k + wasted[k],
+                          "wasted_replay": max(0.0, wasted[k] + rng.normal(0, 2) * (wasted[k] > 0)),
+                          "processed": 12600 + 650 * (k - 1)}
+                         for k in (1, 2, 3) for i in range(DRAWS)])
+
+
+GROWING = {1: 0.0, 2: 10.0, 3: 20.0}
+WASTED = {1: 0.0, 2: 10.0, 3: 30.0}
+NONE_WASTED = {1: 0.0, 2: 0.0, 3: 0.0}
+
+
+def test_inc2_reproduces_on_growing_peaks_with_wasted_replays():
+    verdict = rules.inc2(peaks(GROWING), work(WASTED))
+    assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED
+
+
+def test_inc2_is_partly_on_growing_peaks_without_wasted_replays():
+    # The engine's case at the notebook's load: latency rises, but every replay has caught up
+    # before the next failure, so the rise is not the paper's mechanism.
+    verdict = rules.inc2(peaks(GROWING), work(NONE_WASTED))
+    assert verdict.verdict == PARTLY
+    assert "fails: the paper's mechanism" in verdict.reason
+    assert "(0 of 10 draws waste any)" in verdict.reason
+    assert "not the paper's mechanism" in verdict.reason
+    assert "not the paper's mechanism" not in rules.inc2(peaks(GROWING), work(WASTED)).reason
 
 
 def test_inc2_fails_on_peaks_that_do_not_grow():
-    assert rules.inc2(peaks({1: 0.0, 2: 0.0, 3: 0.0})).verdict == NOT_REPRODUCED
+    flat = {1: 0.0, 2: 0.0, 3: 0.0}
+    assert rules.inc2(peaks(flat), work(WASTED)).verdict == NOT_REPRODUCED
 
 
 def test_inc2_is_partly_when_a_second_failure_adds_nothing():
-    assert rules.inc2(peaks({1: 0.0, 2: 0.0, 3: 10.0})).verdict == PARTLY
+    assert rules.inc2(peaks({1: 0.0, 2: 0.0, 3: 10.0}), work(WASTED)).verdict == PARTLY
+
+
+def test_replays_takes_one_row_per_run():
+    rows = pd.DataFrame({"failures": [2, 2, 3], "iteration": [0, 0, 0], "time": [1.0, 2.0, 3.0],
+                         "latency": [1.0, 1.0, 1.0], "rollbacks": [2, 2, 3],
+                         "replayed": [80.0, 80.0, 130.0], "wasted_replay": [0.0, 0.0, 10.0],
+                         "processed": [5, 5, 7]})
+    out = rules.replays(rows)
+    assert out[["failures", "wasted_replay"]].values.tolist() == [[2, 0.0], [3, 10.0]]
 
 
 def test_peaks_takes_the_largest_latency_after_the_first_failure():
@@ -128,6 +168,7 @@ def test_slopes_recover_the_fitted_slope():
 def test_inc3_is_calibrated_on_unbounded_growth_after_two_failures_only():
     slope = rules.slopes(eager(0.0, 0.3), start=180.0, stop=290.0)
     assert rules.inc3(slope, 0.7).verdict == CALIBRATED
+    assert rules.inc3(slope, 0.7).evidence == EXECUTED
 
 
 def test_inc3_fails_on_bounded_latency_after_two_failures():
@@ -180,7 +221,44 @@ def overhead(ratio=1.0, added=0.02, rates=(50.0, 100.0, 300.0)):
 
 
 def test_inc11_holds_by_construction_on_equal_throughput_and_added_latency():
-    assert rules.inc11(overhead(), 300.0).verdict == BY_CONSTRUCTION
+    verdict = rules.inc11(overhead(), 300.0, "2 draws for power 0.9")
+    assert verdict.verdict == BY_CONSTRUCTION and verdict.evidence == EXECUTED
+    assert "draws fixed in advance: 2 draws for power 0.9" in verdict.rule
+
+
+def pilot(sd, draws=3):
+    """Pilot rows below saturation: order-preserving adds 0.02 s, paired SD ``sd``."""
+    rng = np.random.default_rng(6)
+    rows = []
+    for rate in (50.0, 100.0):
+        for i in range(draws):
+            base = 0.1 + rng.normal(0, 0.01)
+            added = 0.02 + rng.normal(0, sd)
+            rows += [{"rate": rate, "iteration": i, "order_preserving": op,
+                      "latency_mean": base + (added if op else 0.0)} for op in (False, True)]
+    return pd.DataFrame(rows)
+
+
+def test_inc11_draws_follow_the_power_rule():
+    n, text = rules.inc11_draws(pilot(1e-4), 300.0)
+    assert n == 2 and "power 0.9 over 2 rate(s) (0.949 each)" in text
+    # SD equal to the effect (0.01 s): a t test needs about 15 draws for power 0.949.
+    n, _ = rules.inc11_draws(pilot(0.01, draws=40), 300.0)
+    assert 10 <= n <= 25
+    # The rule's n reaches the power it promises, n - 1 does not.
+    from statsmodels.stats.power import TTestPower
+    frame = pilot(0.01, draws=40)
+    modes = frame.pivot_table(index=["rate", "iteration"], columns="order_preserving",
+                              values="latency_mean")
+    sd = max((modes.loc[r][True] - modes.loc[r][False]).std() for r in (50.0, 100.0))
+    power = TTestPower().power(effect_size=0.01 / sd, nobs=n, alpha=0.05)
+    below = TTestPower().power(effect_size=0.01 / sd, nobs=n - 1, alpha=0.05)
+    assert below < 0.9 ** 0.5 <= power
+
+
+def test_inc11_draws_fails_on_a_pilot_of_one_draw():
+    with pytest.raises(ValueError, match="two or more draws"):
+        rules.inc11_draws(pilot(0.01, draws=1), 300.0)
 
 
 def test_inc11_fails_on_lower_maximal_throughput():
@@ -197,7 +275,7 @@ def test_inc12_is_not_checkable_and_reports_the_measured_shape():
                           "latency_p99": 0.3 if c == 1.0 else 0.1, "cpu_throughput": 1e5}
                          for rate in (100.0, 300.0) for c in (1.0, 20.0)])
     verdict = rules.inc12(rows, 100.0, 300.0)
-    assert verdict.verdict == NOT_CHECKABLE
+    assert verdict.verdict == NOT_CHECKABLE and verdict.evidence == EXECUTED
     assert "p99 at 1 s / 20 s = 3.00" in verdict.reproduced
     assert "lowest p99 latency at 20 s" in verdict.reproduced
     with pytest.raises(ValueError, match="latency_rate"):
