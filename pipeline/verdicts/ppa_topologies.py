@@ -221,7 +221,10 @@ def ppa8(runs: pd.DataFrame, rng: np.random.Generator, *, alg5: str = PACKAGE) -
         verdict,
         reason=f"SA as {'printed' if alg5 == PRINTED else 'the package runs it'}; at ratio "
         f"{smallest:g}, R was raised to the number of operators on {clamped:.0f}% of the "
-        f"topologies (those settings compare the planners at R = operators). {verdict.reason}",
+        f"topologies (those settings compare the planners at R = operators). Not varied: the "
+        "reconstructed sub-topologies and unit splits (Figs 3-4 are lost; "
+        "ppa.planners.structure_aware's docstring), which another SA run per topology and "
+        f"ratio would re-judge. {verdict.reason}",
     )
 
 
