@@ -77,27 +77,31 @@ def rng():
 
 def test_ppa6_parts_reproduce_on_paper_like_data():
     verdicts = rules.ppa6(paper_like_random(), paper_like_plans(), OPERATORS, rng())
-    assert set(verdicts) == {"PPA6:Q1", "PPA6:Q2", "PPA6:SA"}
+    assert set(verdicts) == {"PPA6:Q1", "PPA6:Q2-OF", "PPA6:Q2-IC", "PPA6:SA"}
     for verdict in verdicts.values():
         assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED, verdict.reason
     assert "max |IC - OF| = 0 over 120 plans" in verdicts["PPA6:Q1"].reason
 
 
-def test_ppa6_q2_fails_on_ic_tracking_q2_as_well_as_of():
+def test_ppa6_q2_ic_fails_on_ic_tracking_q2_as_well_as_of():
     random = paper_like_random(q2_ic=lambda of: of)
-    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2"]
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-IC"]
     assert verdict.verdict == NOT_REPRODUCED and "Q2: ρ(OF) - ρ(IC)" in verdict.reason
 
 
-def test_ppa6_q2_is_by_construction_when_of_equals_accuracy_exactly():
+def test_ppa6_q2_of_is_by_construction_when_of_equals_accuracy_exactly():
     random = paper_like_random(q2_accuracy=lambda of: of)
-    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2"]
-    assert verdict.verdict == BY_CONSTRUCTION
-    assert verdict.reason.startswith("By construction: OF equals accuracy on every random plan")
-    # the rule still fails where IC tracks as well as OF
-    random = paper_like_random(q2_accuracy=lambda of: of, q2_ic=lambda of: of)
-    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2"]
-    assert verdict.verdict == NOT_REPRODUCED
+    verdicts = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    assert verdicts["PPA6:Q2-OF"].verdict == BY_CONSTRUCTION
+    assert verdicts["PPA6:Q2-OF"].reason.startswith("By construction: OF equals accuracy")
+    assert verdicts["PPA6:Q2-IC"].verdict == REPRODUCED
+    assert verdicts["PPA6:Q2-IC"].reason.startswith("With OF equal to accuracy")
+
+
+def test_ppa6_q2_of_fails_on_accuracy_unrelated_to_of():
+    random = paper_like_random(q2_accuracy=lambda of: np.random.default_rng(5).random(len(of)))
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-OF"]
+    assert verdict.verdict == NOT_REPRODUCED and "fails: Q2: ρ(OF, accuracy)" in verdict.reason
 
 
 def test_ppa6_q1_fails_on_q1_accuracy_unrelated_to_of():
@@ -109,8 +113,8 @@ def test_ppa6_q1_fails_on_q1_accuracy_unrelated_to_of():
 def test_ppa6_sa_is_not_checkable_when_ic_sa_returns_the_same_plans():
     plans = paper_like_plans(ic_sa_gap=0.0, sa_gap=0.0)
     blind = pd.DataFrame(
-        {"query": "Q2", "planner": "IC-opt", "R": [4, 5], "OF": 0.0, "IC": [0.6, 0.9]}
-    ).assign(accuracy=0.0, tasks=["a", "b"])
+        {"query": "Q2", "planner": "IC-opt", "R": [3, 4, 5], "OF": 0.0, "IC": [0.1, 0.6, 0.9]}
+    ).assign(accuracy=0.0, tasks=["a", "b", "c"])
     verdict = rules.ppa6(paper_like_random(), pd.concat([plans, blind]), OPERATORS, rng())[
         "PPA6:SA"
     ]
@@ -128,7 +132,7 @@ def test_ppa6_sa_fails_on_ic_sa_plans_more_accurate_than_of_sa():
 
 def test_ppa6_q2_is_partly_on_accuracy_far_from_of_though_ranked_alike():
     random = paper_like_random(q2_accuracy=lambda of: of**3)
-    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2"]
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-OF"]
     assert verdict.verdict == PARTLY and "mean |accuracy - OF|" in verdict.reason.split("holds")[0]
 
 
