@@ -6,6 +6,11 @@ rate, window, draw, latency) and ``ppa.ppa_table`` (Fig 10: plan, rate, draw, la
 are common random numbers (the same failure phases for every scheme and parameter), so every
 comparison is a paired difference by draw with its 95% t CI. Each reason starts by saying which
 parts follow from the model's construction and which depend on its assumed constants.
+
+Every verdict is ``modelled``. The constants the model assumes are declared as ``Assumption``s
+(``ASSUMPTIONS``; ``CPU_ASSUMPTIONS`` for Fig 9) with the ends of a plausible range and its
+source, and ``rejudged`` judges each claim through ``scorecard.robust`` on the same failure
+phases: a verdict that changes at a range end reads ``depends``.
 """
 
 import dataclasses
