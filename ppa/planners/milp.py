@@ -19,6 +19,14 @@ it spreads R over every task):
   constraints are acyclic and repeated swaps end in a plan meeting all of them). Weights are
   compared with a relative tolerance of DOMINANCE_RTOL (float sums of the same products), so
   the optimum is exact to that relative precision.
+
+Theorem 1's plan is the *smallest* optimal one; the first solve only maximizes OF, and where
+plans of different sizes tie on it (a task whose trees all weigh 0, an operator whose
+replication adds nothing) it may return a larger one. A second, lexicographic solve therefore
+minimizes the number of tasks subject to OF >= the first optimum less TIE·max(1, OF). The
+dominance constraints stay valid there: the swap that justifies them costs no task. The
+second plan is kept only if its OF (recomputed exactly from the trees) is within TIE of the
+first's, as HiGHS meets the OF constraint to its feasibility tolerance.
 """
 
 import numpy as np
@@ -30,12 +38,20 @@ from ppa.planners.plan import Plan, bits, check_budget
 from ppa.topology import Topology
 
 DOMINANCE_RTOL = 1e-12
+TIE = 1e-9  # relative: OF values closer than this are one optimum (sums of the same products)
 
 
 def plan_milp(
-    topology: Topology, R: int, *, tree_limit: int = DEFAULT_TREE_LIMIT, dominance: bool = True
+    topology: Topology,
+    R: int,
+    *,
+    tree_limit: int = DEFAULT_TREE_LIMIT,
+    dominance: bool = True,
+    smallest: bool = True,
 ) -> Plan:
-    """An optimal plan of at most R tasks, made of whole MC-trees (other tasks add nothing).
+    """An optimal plan of at most R tasks, made of whole MC-trees (other tasks add nothing);
+    with ``smallest`` (the default) one with the fewest tasks among the optimal plans (Theorem
+    1; the module docstring's second solve), otherwise whichever optimum the first solve finds.
 
     dominance=False drops the dominance constraints (module docstring): the same optimum, found
     more slowly; kept to check the reduction against the plain program."""
@@ -73,22 +89,41 @@ def plan_milp(
         )
         blocks.append(order)
         upper.append(np.zeros(len(pairs)))
-    result = milp(
-        c=np.r_[np.zeros(k), -weights],
-        constraints=LinearConstraint(vstack(blocks).tocsr(), -np.inf, np.concatenate(upper)),
-        integrality=np.r_[np.ones(k), np.zeros(m)],
-        bounds=Bounds(0, 1),
-        options={"mip_rel_gap": 0.0},
-    )
-    if not result.success:
-        raise RuntimeError(f"milp failed: {result.message}")
-    chosen = [i for g, key in enumerate(keys) if result.x[g] > 0.5 for i in groups[key]]
-    plan = sum(1 << i for i in chosen)
-    kept = 0
-    for tree in trees:
-        if tree & ~plan == 0:
-            kept |= tree
-    return Plan.of_mask(topology, kept)
+    matrix, upper = vstack(blocks).tocsr(), np.concatenate(upper)
+    integrality = np.r_[np.ones(k), np.zeros(m)]
+
+    def solve(c, matrix, lower, upper):
+        result = milp(
+            c=c,
+            constraints=LinearConstraint(matrix, lower, upper),
+            integrality=integrality,
+            bounds=Bounds(0, 1),
+            options={"mip_rel_gap": 0.0},
+        )
+        if not result.success:
+            raise RuntimeError(f"milp failed: {result.message}")
+        chosen = [i for g, key in enumerate(keys) if result.x[g] > 0.5 for i in groups[key]]
+        plan = sum(1 << i for i in chosen)
+        kept, of = 0, 0.0
+        for tree, weight in zip(trees, weights, strict=True):
+            if tree & ~plan == 0:
+                kept |= tree
+                of += weight
+        return kept, of
+
+    best, of = solve(np.r_[np.zeros(k), -weights], matrix, -np.inf, upper)
+    if smallest:
+        # second solve: fewest tasks with Σ w_T y_T >= OF - TIE·max(1, OF)
+        floor = of - TIE * max(1.0, abs(of))
+        fewer, of2 = solve(
+            np.r_[size, np.zeros(m)],
+            vstack([matrix, coo_array(np.r_[np.zeros(k), -weights][None, :])]).tocsr(),
+            -np.inf,
+            np.r_[upper, -floor],
+        )
+        if of2 >= of - TIE * max(1.0, abs(of)) and fewer.bit_count() <= best.bit_count():
+            best = fewer
+    return Plan.of_mask(topology, best)
 
 
 def dominance_pairs(

@@ -33,6 +33,19 @@ lines 13 and 14 here:
   may not have used: usage grows by |P_i|; lines 15-17 never add C_i to usage (an endless
   loop as printed).
 
+Two deviations from the printed Algorithm 5, each a choice of ours; ``printed=True`` selects the
+printed behaviour instead (Fig 14's verdict is judged both ways):
+- An expansion of a full sub-topology adds one task (one iteration of Alg 4's lines 13-20). As
+  printed, Alg 5 line 10 expands P_i by PlanSubTopology(P_i, R_i, TS_i) (R_i read as N_i, see
+  above), and Alg 4 then adds tasks one at a time until N_i more are replicated: an expansion of a
+  full sub-topology costs C_i = N_i tasks (fewer only when fewer are left), and is skipped when
+  that does not fit (line 19). One task at a time lets Δ_i rank every single task.
+- ``_bfs`` (Alg 3 lines 14-19) stops the whole search when a visited unit has no segment connected
+  to CG_i. As printed, the BFS visits every unit ("traversing through all the units") and stops
+  only when a segment does not fit the budget (line 19): a unit without a connected segment
+  contributes nothing and the search goes on to its neighbours. Stopping early keeps CG_i one
+  connected piece.
+
 ``objective="ic"`` plans for internal completeness instead of OF (IC-SA of Fig 12).
 """
 
@@ -72,13 +85,21 @@ def decompose(topology: Topology) -> tuple[SubTopology, ...]:
 
 
 def plan_structure_aware(
-    topology: Topology, R: int, *, objective: str = "of", tree_limit: int = DEFAULT_TREE_LIMIT
+    topology: Topology,
+    R: int,
+    *,
+    objective: str = "of",
+    tree_limit: int = DEFAULT_TREE_LIMIT,
+    printed: bool = False,
 ) -> Plan:
     """Algorithm 5 (StructureAware) with Algorithms 3 and 4 for its sub-topologies. The empty plan
-    when R is below the number of operators (line 3): no MC-tree fits the first round."""
+    when R is below the number of operators (line 3): no MC-tree fits the first round.
+    ``printed``: the printed behaviour in place of the two deviations of the module docstring."""
     R = check_budget(topology, R)
     if objective not in METRICS:
         raise ValueError(f"objective must be one of {sorted(METRICS)}; got {objective!r}")
+    if not isinstance(printed, bool):
+        raise ValueError(f"printed must be True or False; got {printed!r}")
     metric = METRICS[objective]
     n = len(topology.tasks)
     if R < len(topology.operators):  # line 3
@@ -88,7 +109,7 @@ def plan_structure_aware(
     for sub in decompose(topology):  # line 1
         ops = [names.index(op) for op in sub.operators]
         kind = _FullTopology if sub.kind == FULL else _StructuredTopology
-        planners.append(kind(topology, ops, metric, tree_limit))
+        planners.append(kind(topology, ops, metric, tree_limit, printed))
     # line 7 (fixed): PlanSubTopology(∅, N_i, TS_i), the budget of one task per operator
     plans = [p.plan(0, len(p.ops)) for p in planners]
     usage = sum(p.bit_count() for p in plans)  # line 10 (fixed): |P_i|, not N_i
@@ -124,8 +145,9 @@ def plan_structure_aware(
 class _SubPlanner:
     """A sub-topology's objective: the metric with every task outside it alive."""
 
-    def __init__(self, topology: Topology, ops: list[int], metric, tree_limit: int):
+    def __init__(self, topology: Topology, ops: list[int], metric, tree_limit: int, printed: bool):
         self.topology, self.ops, self.metric, self.tree_limit = topology, ops, metric, tree_limit
+        self.printed = printed
         c = topology._compiled
         self.n = len(topology.tasks)
         self.tasks = {b: list(range(c.slices[b].start, c.slices[b].stop)) for b in ops}
@@ -146,8 +168,8 @@ class _SubPlanner:
 class _FullTopology(_SubPlanner):
     """Algorithm 4 (PlanFullTopology)."""
 
-    def __init__(self, topology, ops, metric, tree_limit):
-        super().__init__(topology, ops, metric, tree_limit)
+    def __init__(self, topology, ops, metric, tree_limit, printed):
+        super().__init__(topology, ops, metric, tree_limit, printed)
         everything = (1 << self.n) - 1
         self.ranked = {}
         for b in ops:  # line 3: sort each operator's tasks by δ_ij, largest first
@@ -165,8 +187,17 @@ class _FullTopology(_SubPlanner):
             if budget < len(self.ops):
                 return None
             return sum(1 << self.ranked[b][0] for b in self.ops)
-        if budget < 1:
+        if not self.printed:
+            return self._add_one(plan) if budget >= 1 else None
+        # printed Alg 5 line 10: N_i more tasks (all that are left if fewer), or nothing
+        size = min(len(self.ops), sum(len(self.tasks[b]) for b in self.ops) - plan.bit_count())
+        if size < 1 or size > budget:
             return None
+        for _ in range(size):
+            plan = self._add_one(plan)
+        return plan
+
+    def _add_one(self, plan: int) -> int | None:
         # lines 11-16, one iteration; line 14 (fixed): P ∪ {p_ik}, not P_i ∪ {p_ik}
         candidates = [plan | 1 << t for b in self.ops if (t := self._best(b, plan)) is not None]
         if not candidates:
@@ -177,8 +208,8 @@ class _FullTopology(_SubPlanner):
 class _StructuredTopology(_SubPlanner):
     """Algorithm 3 (PlanStructuredTopology) over units and their segments."""
 
-    def __init__(self, topology, ops, metric, tree_limit):
-        super().__init__(topology, ops, metric, tree_limit)
+    def __init__(self, topology, ops, metric, tree_limit, printed):
+        super().__init__(topology, ops, metric, tree_limit, printed)
         names = list(topology.operators)
         inside = {names[b] for b in ops}
         edges = [(a, b) for (a, b) in topology.partitioning if a in inside and b in inside]
@@ -250,7 +281,10 @@ class _StructuredTopology(_SubPlanner):
                 near |= self.neighbours[t]
             best = next((g for g in self.units[u] if g & near), None)  # line 12: max_of(U_j)
             if best is None:
-                break
+                if not self.printed:
+                    break  # deviation: stop at a unit without a connected segment
+                queue.extend(sorted(self.adjacent[u] - visited))  # printed: visit on
+                continue
             extra = (best & ~plan & ~grown).bit_count()
             if cost + extra > budget:  # line 13 (fixed): within R - usage, not usage
                 break  # line 15

@@ -5,7 +5,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.scorecard import NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.scorecard import (
+    BY_CONSTRUCTION,
+    EXECUTED,
+    NOT_CHECKABLE,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+)
 from pipeline.verdicts import ppa_accuracy as rules
 
 OPERATORS = {"Q1": 3, "Q2": 4}
@@ -58,6 +65,7 @@ def paper_like_plans(sa_gap=0.01, greedy_gap=0.2, ic_sa_gap=0.2, accuracy_gap=No
                         "OF": of,
                         "IC": of,
                         "accuracy": acc,
+                        "tasks": f"{of:.6f}",  # one plan per OF value
                     }
                 )
     return pd.DataFrame(rows)
@@ -67,62 +75,100 @@ def rng():
     return np.random.default_rng(1)
 
 
-def test_ppa6_reproduces_on_paper_like_data():
-    verdict = rules.ppa6(paper_like_random(), paper_like_plans(), OPERATORS, rng())
-    assert verdict.verdict == REPRODUCED, verdict.reason
+def test_ppa6_parts_reproduce_on_paper_like_data():
+    verdicts = rules.ppa6(paper_like_random(), paper_like_plans(), OPERATORS, rng())
+    assert set(verdicts) == {"PPA6:Q1", "PPA6:Q2-OF", "PPA6:Q2-IC", "PPA6:SA"}
+    for verdict in verdicts.values():
+        assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED, verdict.reason
+    assert "max |IC - OF| = 0 over 120 plans" in verdicts["PPA6:Q1"].reason
 
 
-def test_ppa6_fails_on_ic_tracking_q2_as_well_as_of():
+def test_ppa6_q2_ic_fails_on_ic_tracking_q2_as_well_as_of():
     random = paper_like_random(q2_ic=lambda of: of)
-    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-IC"]
     assert verdict.verdict == NOT_REPRODUCED and "Q2: ρ(OF) - ρ(IC)" in verdict.reason
 
 
-def test_ppa6_fails_on_q1_accuracy_unrelated_to_of():
+def test_ppa6_q2_of_is_by_construction_when_of_equals_accuracy_exactly():
+    random = paper_like_random(q2_accuracy=lambda of: of)
+    verdicts = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    assert verdicts["PPA6:Q2-OF"].verdict == BY_CONSTRUCTION
+    assert verdicts["PPA6:Q2-OF"].reason.startswith("By construction: OF equals accuracy")
+    assert verdicts["PPA6:Q2-IC"].verdict == REPRODUCED
+    assert verdicts["PPA6:Q2-IC"].reason.startswith("With OF equal to accuracy")
+
+
+def test_ppa6_q2_of_fails_on_accuracy_unrelated_to_of():
+    random = paper_like_random(q2_accuracy=lambda of: np.random.default_rng(5).random(len(of)))
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-OF"]
+    assert verdict.verdict == NOT_REPRODUCED and "fails: Q2: ρ(OF, accuracy)" in verdict.reason
+
+
+def test_ppa6_q1_fails_on_q1_accuracy_unrelated_to_of():
     random = paper_like_random(q1_accuracy=lambda of: np.random.default_rng(5).random(len(of)))
-    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q1"]
     assert verdict.verdict == NOT_REPRODUCED and "fails: Q1: ρ(OF, accuracy)" in verdict.reason
 
 
-def test_ppa6_fails_on_ic_sa_plans_as_accurate_as_of_sa():
+def test_ppa6_sa_is_not_checkable_when_ic_sa_returns_the_same_plans():
+    plans = paper_like_plans(ic_sa_gap=0.0, sa_gap=0.0)
+    blind = pd.DataFrame(
+        {"query": "Q2", "planner": "IC-opt", "R": [3, 4, 5], "OF": 0.0, "IC": [0.1, 0.6, 0.9]}
+    ).assign(accuracy=0.0, tasks=["a", "b", "c"])
+    verdict = rules.ppa6(paper_like_random(), pd.concat([plans, blind]), OPERATORS, rng())[
+        "PPA6:SA"
+    ]
+    assert verdict.verdict == NOT_CHECKABLE and verdict.evidence == EXECUTED
+    assert "IC-SA returns the same plans as OF-SA at every one of 28 (query, R)" in verdict.reason
+    assert "reaches IC 0.6-0.9 at OF 0 (accuracy 0 at most) on Q2 R = 4-5" in verdict.reason
+
+
+def test_ppa6_sa_fails_on_ic_sa_plans_more_accurate_than_of_sa():
     verdict = rules.ppa6(
-        paper_like_random(), paper_like_plans(ic_sa_gap=0.0, sa_gap=0.0), OPERATORS, rng()
-    )
+        paper_like_random(), paper_like_plans(ic_sa_gap=-0.05, sa_gap=0.0), OPERATORS, rng()
+    )["PPA6:SA"]
     assert verdict.verdict == NOT_REPRODUCED and "OF-SA - IC-SA" in verdict.reason
-    assert "(0 differ)" in verdict.reason
 
 
-def test_ppa6_is_partly_on_q2_accuracy_far_from_of_though_ranked_alike():
+def test_ppa6_q2_is_partly_on_accuracy_far_from_of_though_ranked_alike():
     random = paper_like_random(q2_accuracy=lambda of: of**3)
-    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-OF"]
     assert verdict.verdict == PARTLY and "mean |accuracy - OF|" in verdict.reason.split("holds")[0]
 
 
 def test_ppa7_reproduces_on_paper_like_data():
-    verdict = rules.ppa7(paper_like_plans(), OPERATORS)
-    assert verdict.verdict == REPRODUCED, verdict.reason
+    verdicts = rules.ppa7(paper_like_plans(), OPERATORS)
+    assert set(verdicts) == {"PPA7:Q1", "PPA7:Q2"}
+    for verdict in verdicts.values():
+        assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED, verdict.reason
 
 
 def test_ppa7_fails_on_sa_far_from_dp():
-    verdict = rules.ppa7(paper_like_plans(sa_gap=0.15), OPERATORS)
-    assert verdict.verdict == NOT_REPRODUCED and "OF DP - SA" in verdict.reason
+    verdict = rules.ppa7(paper_like_plans(sa_gap=0.15), OPERATORS)["PPA7:Q1"]
+    assert verdict.verdict == NOT_REPRODUCED and "Q1 OF DP - SA" in verdict.reason
 
 
-def test_ppa7_fails_on_greedy_equal_to_sa():
+def test_ppa7_q1_fails_on_greedy_equal_to_sa():
     plans = paper_like_plans(greedy_gap=0.0, sa_gap=0.0)
-    verdict = rules.ppa7(plans, OPERATORS)
-    assert verdict.verdict == NOT_REPRODUCED and "OF SA - Greedy" in verdict.reason
+    verdict = rules.ppa7(plans, OPERATORS)["PPA7:Q1"]
+    assert verdict.verdict == NOT_REPRODUCED and "Q1 OF SA - Greedy" in verdict.reason
 
 
-def test_ppa7_is_partly_on_greedy_tied_on_one_query_or_sa_far_in_accuracy():
-    plans = paper_like_plans()
-    tied = (plans["query"] == "Q2") & (plans["planner"] == "Greedy")
-    for column in ("OF", "accuracy"):
-        plans.loc[tied, column] = plans.loc[tied, "R"] / TASKS
-    verdict = rules.ppa7(plans, OPERATORS)
-    assert verdict.verdict == PARTLY and "fails: Q2 OF SA - Greedy" in verdict.reason
-    verdict = rules.ppa7(paper_like_plans(accuracy_gap=0.2), OPERATORS)
-    assert verdict.verdict == PARTLY and "fails: accuracy DP - SA" in verdict.reason
+def test_ppa7_q2_ties_by_construction_and_fails_on_greedy_tied_only_in_part():
+    plans = paper_like_plans(greedy_gap=0.0, sa_gap=0.0)
+    verdict = rules.ppa7(plans, OPERATORS)["PPA7:Q2"]
+    assert verdict.verdict == BY_CONSTRUCTION
+    assert "DP, SA and Greedy reach the same OF at all 9 R" in verdict.reason
+    # Greedy below SA at one R only: no tie, judged by the rule, and Greedy is not worst
+    at = (plans["query"] == "Q2") & (plans["planner"] == "Greedy") & (plans["R"] == 6)
+    plans.loc[at, "OF"] -= 0.01
+    verdict = rules.ppa7(plans, OPERATORS)["PPA7:Q2"]
+    assert verdict.verdict == NOT_REPRODUCED and "Q2 OF SA - Greedy" in verdict.reason
+
+
+def test_ppa7_is_partly_on_sa_far_in_accuracy():
+    verdict = rules.ppa7(paper_like_plans(accuracy_gap=0.2), OPERATORS)["PPA7:Q1"]
+    assert verdict.verdict == PARTLY and "fails: Q1 accuracy DP - SA" in verdict.reason
 
 
 def test_conclusions_report_the_gaps_built_into_the_data():

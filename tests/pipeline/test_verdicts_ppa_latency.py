@@ -5,14 +5,23 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.scorecard import BY_CONSTRUCTION, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.scorecard import (
+    BY_CONSTRUCTION,
+    DEPENDS,
+    MODELLED,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+    Assumption,
+)
 from pipeline.verdicts import ppa_latency as rules
-from ppa import Phases, shapes
+from ppa import LatencyParams, Phases, shapes
 from ppa.latency import checkpoint_cpu_ratio, latency_table, ppa_table
 
 GRID = dict(
     rates=[1000, 2000], windows=[10, 30], checkpoint_intervals=[5, 30], sync_periods=[1, 10]
 )
+FIG10 = dict(rates=[1000, 2000], window=30, checkpoint_interval=10, sync_period=1)
 
 
 @pytest.fixture(scope="module")
@@ -21,14 +30,7 @@ def model():
     phases = Phases.draw(topology, 40, np.random.default_rng(0))
     single = latency_table(topology, failure="single", phases=phases, **GRID)
     correlated = latency_table(topology, failure="correlated", phases=phases, **GRID)
-    fig10 = ppa_table(
-        topology,
-        rates=[1000, 2000],
-        window=30,
-        checkpoint_interval=10,
-        sync_period=1,
-        phases=phases,
-    )
+    fig10 = ppa_table(topology, phases=phases, **FIG10)
     return single, correlated, fig10
 
 
@@ -135,3 +137,67 @@ def test_ppa5_fails_on_a_speed_up_far_from_ten(model):
     )
     verdict = rules.ppa5(barely)
     assert verdict.verdict == NOT_REPRODUCED and "meets 5-20x" in verdict.reason
+
+
+def test_ppa2_is_partly_when_the_ratio_passive_over_active_does_not_grow(model):
+    single, correlated, _ = model
+    verdict = rules.ppa2(single, correlated)
+    failed = verdict.reason.split("holds:")[0]
+    assert verdict.evidence == MODELLED
+    assert "the ratio passive/active larger than under a single failure in 0 of" in failed
+    # passive three times slower under the correlated failure: the ratio grows in every pair
+    slower = correlated.copy()
+    slower.loc[slower["scheme"] != "active", "latency"] *= 3
+    held = rules.ppa2(single, slower).reason.split("holds:")[1]
+    assert "the ratio passive/active larger than under a single failure in" in held
+
+
+def _rejudged(model, **kwargs):
+    single, correlated, fig10 = model
+    topology = shapes.fig6()
+    phases = Phases.draw(topology, 40, np.random.default_rng(0))
+    fig9 = dict(rates=[1000, 2000], window=30, intervals=[1, 5, 30])
+    return rules.rejudged(
+        topology,
+        params=LatencyParams(),
+        phases=phases,
+        grid=GRID,
+        fig10=FIG10,
+        fig9=fig9,
+        tables=dict(
+            single=single,
+            correlated=correlated,
+            fig10=fig10,
+            cpu=rules.cpu_table(params=LatencyParams(), **fig9),
+        ),
+        **kwargs,
+    )
+
+
+def test_rejudged_rows_are_modelled_and_rejudged_at_every_end_of_every_range(model):
+    verdicts = _rejudged(model)
+    assert set(verdicts) == {"PPA1", "PPA2", "PPA3", "PPA4:order", "PPA4:active", "PPA5"}
+    for claim, verdict in verdicts.items():
+        assert verdict.evidence == MODELLED
+        expected = rules.CPU_ASSUMPTIONS if claim == "PPA3" else rules.ASSUMPTIONS
+        assert {(name, value) for name, value, _ in verdict.robustness} == {
+            (a.name, v) for a in expected for v in a.alternatives
+        }
+    # the defaults are the notebook's own frames
+    assert verdicts["PPA4:order"].reason.startswith(rules.ppa4(model[2])["PPA4:order"].reason)
+
+
+def test_a_ppa_latency_rule_flipping_at_a_range_end_depends(model):
+    # activation 5 s: tentative outputs wait for it, the speed-up falls far below 5x
+    slow = Assumption("activation", 0.2, (5.0,), source="a test range")
+    verdict = _rejudged(model, assumptions=(slow,))["PPA5"]
+    assert verdict.verdict == DEPENDS
+    assert "activation: reproduced at 0.2, not reproduced at 5.0" in verdict.reason
+    unchanged = Assumption("activation", 0.2, (0.1,), source="a test range")
+    assert _rejudged(model, assumptions=(unchanged,))["PPA5"].verdict == REPRODUCED
+
+
+def test_rejudged_rejects_an_assumption_whose_default_is_not_the_model_s(model):
+    other = Assumption("restart", 3.0, (1.0,), source="a test range")
+    with pytest.raises(ValueError, match="assumption 'restart' has default 3.0"):
+        _rejudged(model, assumptions=(other,))

@@ -3,8 +3,9 @@ contrary data that must change their verdict (``test_*_fails_on_*``)."""
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from pipeline.scorecard import NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.scorecard import DEPENDS, EXECUTED, NOT_REPRODUCED, PARTLY, REPRODUCED
 from pipeline.verdicts import ppa_topologies as rules
 
 BASE = {
@@ -69,6 +70,7 @@ def paper_like(of=None, gain=None, topologies=100, seed=0):
                         "clamped": r == RATIOS[0],
                         "of_greedy": greedy,
                         "of_sa": sa,
+                        "of_sa_printed": sa,
                     }
                 )
             )
@@ -182,3 +184,38 @@ def test_magnitude_ignores_settings_of_few_topologies():
     tiny["ratio"], tiny["of_greedy"], tiny["of_sa"] = 0.2, 0.0, 0.5  # inf on 3 topologies
     where, value, _, _ = rules.magnitude(pd.concat([runs, tiny]), np.random.default_rng(0))
     assert np.isfinite(value) and "ratio 0.2" not in where
+
+
+def test_ppa8_fails_on_the_printed_sa_below_greedy_when_judged_as_printed():
+    runs = paper_like()
+    at = (runs["ratio"] == 0.3) & (runs["structure"] == "structured")
+    runs.loc[at, "of_sa_printed"] = runs.loc[at, "of_greedy"] - 0.05
+    assert rules.ppa8(runs, np.random.default_rng(0)).verdict == REPRODUCED
+    verdict = rules.ppa8(runs, np.random.default_rng(0), alg5=rules.PRINTED)
+    assert verdict.verdict == NOT_REPRODUCED and verdict.reason.startswith("SA as printed")
+    assert verdict.evidence == EXECUTED
+
+
+def test_ppa8_depends_when_only_the_printed_algorithm_5_fails():
+    # the robustness machinery on a PPA rule: a flip at the assumption's other end is `depends`
+    runs = paper_like()
+    at = (runs["ratio"] == 0.3) & (runs["structure"] == "structured")
+    runs.loc[at, "of_sa_printed"] = runs.loc[at, "of_greedy"] - 0.05
+    verdict = rules.ppa8_both_ways(runs, 0)
+    assert verdict.verdict == DEPENDS
+    assert "Structure-Aware (Alg 5): reproduced at 'package', not reproduced at 'printed'" in (
+        verdict.reason
+    )
+    assert rules.ppa8_both_ways(paper_like(), 0).verdict == REPRODUCED
+
+
+def test_ppa8_states_the_share_of_raised_budgets_at_the_smallest_ratio():
+    reason = rules.ppa8(paper_like(), np.random.default_rng(0)).reason
+    assert "at ratio 0.1, R was raised to the number of operators on 100% of the topologies" in (
+        reason
+    )
+
+
+def test_ppa8_rejects_an_unknown_algorithm_5_reading():
+    with pytest.raises(ValueError, match="alg5 must be"):
+        rules.ppa8(paper_like(topologies=3), np.random.default_rng(0), alg5="other")

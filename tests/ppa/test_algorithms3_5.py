@@ -1,6 +1,8 @@
 """Structure-Aware (Algorithms 3-5, the printed slips fixed): decomposition, valid plans,
-the empty plan below one task per operator, and IC as the objective (IC-SA of Fig 12)."""
+the empty plan below one task per operator, IC as the objective (IC-SA of Fig 12), and the
+printed behaviour of the two deviations (``printed=True``)."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -8,12 +10,17 @@ from hypothesis import strategies as st
 from ppa import (
     FULL,
     Topology,
+    TopologySpec,
     internal_completeness,
     output_fidelity,
     plan_milp,
     plan_structure_aware,
+    random_topology,
 )
+from ppa.fidelity import DEFAULT_TREE_LIMIT
 from ppa.planners import decompose
+from ppa.planners.plan import METRICS
+from ppa.planners.structure_aware import _StructuredTopology
 from ppa.shapes import q1
 from tests.ppa.strategies import topologies
 from tests.ppa.test_output_fidelity import full_chain
@@ -103,3 +110,48 @@ def test_sa_breaks_ties_toward_the_earlier_operator_deterministically():
     (plan,) = plans
     assert sorted(t.split(".")[0] for t in plan).count("O1") == 3
     assert plan_structure_aware(topology, 7).of == pytest.approx(3 * 2 * 2 / 60)
+
+
+@settings(max_examples=40, deadline=None)
+@given(topologies(max_operators=5, max_parallelism=4), st.data())
+def test_printed_sa_gives_valid_plans_no_better_than_the_optimum(topology, data):
+    R = data.draw(st.integers(len(topology.operators), len(topology.tasks)))
+    plan = plan_structure_aware(topology, R, printed=True)
+    assert len(plan.tasks) <= R and plan.tasks <= set(topology.tasks)
+    assert plan.of == pytest.approx(output_fidelity(topology, set(topology.tasks) - plan.tasks))
+    assert plan.of <= plan_milp(topology, R).of + 1e-9
+
+
+def test_printed_sa_expands_a_full_sub_topology_by_n_i_tasks():
+    # one full sub-topology of N_i = 3 operators: the first round takes 3 tasks; as printed an
+    # expansion takes 3 more (Alg 5 line 10 with Alg 4 run to N_i), ours one at a time
+    topology = full_chain(3, 4, 5)
+    assert len(plan_structure_aware(topology, 5).tasks) == 5
+    assert len(plan_structure_aware(topology, 5, printed=True).tasks) == 3  # 3 more do not fit
+    assert len(plan_structure_aware(topology, 6, printed=True).tasks) == 6
+    assert len(plan_structure_aware(topology, 12, printed=True).tasks) == 12  # 3 + 3 + 3 + 3
+
+
+def test_printed_bfs_visits_on_past_a_unit_without_a_connected_segment():
+    # Fig 14's generator, seed 32: from unit 1 the BFS meets a unit with no segment connected to
+    # CG; the package stops there, the printed BFS goes on and adds segments further away
+    topology = random_topology(
+        TopologySpec(parallelism=(1, 10), workload="zipf", structure="structured"),
+        np.random.default_rng(32),
+    )
+    names = list(topology.operators)
+    sub = next(s for s in decompose(topology) if s.kind == "structured")
+    ops = [names.index(op) for op in sub.operators]
+    grown = {
+        printed: _StructuredTopology(
+            topology, ops, METRICS["of"], DEFAULT_TREE_LIMIT, printed
+        )._bfs(1, 1 << 19, 0, 7)
+        for printed in (False, True)
+    }
+    assert grown[False] & ~grown[True] == 0 and grown[True] != grown[False]
+    assert (grown[True]).bit_count() <= 7
+
+
+def test_printed_must_be_a_bool():
+    with pytest.raises(ValueError, match="printed must be True or False"):
+        plan_structure_aware(full_chain(2, 2), 2, printed="yes")

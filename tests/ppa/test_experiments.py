@@ -52,6 +52,7 @@ def test_rows_are_the_planners_on_one_topology_per_call(seed):
         assert row["clamped"] == (R > round(row["ratio"] * row["tasks"]))
         assert row["of_greedy"] == plan_greedy(topology, R).of
         assert row["of_sa"] == plan_structure_aware(topology, R).of
+        assert row["of_sa_printed"] == plan_structure_aware(topology, R, printed=True).of
         assert "of_milp" not in row
 
 

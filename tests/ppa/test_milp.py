@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from ppa import FULL, Topology, TopologySpec, plan_milp, random_topology
 from ppa.fidelity import of_batch, tree_masks
+from ppa.planners import plan_dp
 from ppa.planners.milp import dominance_pairs
 from ppa.planners.plan import bits
 from tests.ppa.strategies import brute_force, topologies
@@ -96,3 +97,37 @@ def test_reduced_and_plain_programs_agree_on_fig14_topologies(seed):
     fast, plain = plan_milp(topology, R), plan_milp(topology, R, dominance=False)
     assert fast.of == pytest.approx(plain.of, abs=1e-9)
     assert len(fast.tasks) <= R
+
+
+@settings(max_examples=30, deadline=None)
+@given(topologies(max_operators=3, max_parallelism=3), st.data())
+def test_the_milp_plan_is_a_smallest_optimal_plan_by_brute_force(topology, data):
+    R = data.draw(st.integers(0, min(len(topology.tasks), 9)))
+    best, fewest = brute_force(topology, R)
+    plan = plan_milp(topology, R)
+    assert plan.of == pytest.approx(best, abs=1e-9)
+    assert len(plan.tasks) == fewest
+
+
+def _tied(seed):
+    """Random topologies where OF ties between plans of different sizes (found by comparing the
+    first solve's plan with DP's on 513 (topology, R))."""
+    rng = np.random.default_rng(seed)
+    spec = TopologySpec(
+        parallelism=(1, 4),
+        workload=["uniform", "zipf"][seed % 2],
+        structure=["structured", "full"][seed // 2 % 2],
+        join_fraction=[0.0, 0.5][seed // 4 % 2],
+        operators=(4, 6),
+    )
+    return random_topology(spec, rng)
+
+
+@pytest.mark.parametrize(("seed", "R"), [(8, 9), (8, 11), (56, 11), (58, 7), (69, 14)])
+def test_the_second_solve_returns_dp_s_smallest_plan_where_the_first_ties_larger(seed, R):
+    topology = _tied(seed)
+    dp, milp = plan_dp(topology, R), plan_milp(topology, R)
+    first = plan_milp(topology, R, smallest=False)
+    assert milp.of == pytest.approx(dp.of, abs=1e-9) and first.of == pytest.approx(dp.of, abs=1e-9)
+    assert len(first.tasks) > len(dp.tasks)  # the tie the second solve is there for
+    assert len(milp.tasks) == len(dp.tasks)
