@@ -187,6 +187,12 @@ class Assumption:
         return self.label or self.name
 
 
+def _what_changed(reason: str, limit: int = 300) -> str:
+    """The failing conditions of a re-judged verdict (what made it differ), cut to ``limit``."""
+    failing = reason.split("; holds: ", 1)[0]
+    return failing if len(failing) <= limit else failing[: limit - 1] + "…"
+
+
 def robust(rule, assumptions: Sequence[Assumption]) -> Verdict:
     """Judge ``rule(**choices)`` at every assumption's default, then again with each assumption
     at each of its alternatives, one at a time (the others at their defaults).
@@ -218,7 +224,8 @@ def robust(rule, assumptions: Sequence[Assumption]) -> Verdict:
     steady = [(a, value, v) for a, value, v in outcomes if v.verdict == base.verdict]
     if flips:
         head = "depends on " + "; ".join(
-            f"{a.title}: {base.verdict} at {a.default!r}, {v.verdict} at {value!r} ({v.reason})"
+            f"{a.title}: {base.verdict} at {a.default!r}, {v.verdict} at {value!r} "
+            f"({_what_changed(v.reason)})"
             for a, value, v in flips
         )
         tail = [f"at the defaults: {base.reason}"]
