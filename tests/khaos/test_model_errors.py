@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from khaos import LinearModel, Models
 from khaos.evaluation import latency_model_error, simulated_recovery_error
+from khaos.method import LinearModel, Models
 
 MODELS = Models(
     latency=LinearModel(intercept=500, b_thr=0.0, b_ci=0.0, r2=1, n=10),

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from khaos import ci_schedule, fit_jump
 from khaos.data import STATIC_CI_S
+from khaos.schedule import ci_schedule, fit_jump
 
 
 def _injected(b_thr, rng):
