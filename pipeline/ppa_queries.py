@@ -20,18 +20,19 @@ is not available offline; it is replaced by a synthetic log of the same size:
 - a diurnal rate: hour h has weight 1 + A·cos(2π(h + 1/2 - peak)/24);
 - windows: the top-100 per tumbling window of ``window_hours`` (the paper updates it every 100
   tuples and prints no window); accuracy is the mean over windows.
-The job (``q1_log``) materializes every record as a Spark row, in time order as the real log:
+The job (``q1_log``) materializes every record as a Spark row:
 - on the driver, the number of records in each (hour, server) cell: one multinomial draw over the
-  24 · servers cells (the counts i.i.d. records would have; a table of 768 numbers by default);
-- in Spark, each cell's rows (``explode`` of its id range), each row's page drawn from a hash of
-  its id (``xxhash64``: no draw depends on partitioning) by the inverse CDF of the page law
-  (analytic for the power law, one uniform for both the regional coin and the rank), and the
-  count per (window, O1 task, page). The cells are partitioned by (window, task), so every Spark
-  task aggregates whole groups and no row or partial count is shuffled;
+  24 · servers cells (the counts i.i.d. records would have; 768 numbers by default), summed per
+  (window, O1 task, region), and the layout of those records' row ids in blocks;
+- in Spark, the rows of ``spark.range``, each row's group and region looked up from its id block,
+  its page drawn from a hash of its id (``xxhash64``: no draw depends on partitioning) by the
+  inverse CDF of the page law (analytic for the power law, one uniform for both the regional
+  coin and the rank), and the count per (window, O1 task, page) (a hash aggregate: partial
+  counts per Spark task, merged after a shuffle);
 - the counts, one per (window, task, page) that occurs, are collected to the driver, where O2's
   and O3's merges (sums of the partials of the tasks that deliver, then the top-k) are computed
   for any plan (``Q1Partials.accuracy``).
-The records of i.i.d. draws sorted by (hour, server) have this law exactly: the cell counts are
+Records of i.i.d. draws grouped by (hour, server) have this law exactly: the cell counts are
 multinomial and, given its cell, each record's page is independent.
 
 Q2 (traffic incidents): 100,000 users on 1000 segments (Zipf s = 0.5, a multinomial draw), one
@@ -322,9 +323,9 @@ def q1_partials(spark, params: Q1Params, *, partitions: int | None = None) -> Q1
 
 
 def q1_cells(p: Q1Params) -> pd.DataFrame:
-    """The driver's part of the Q1 job: the records of each (hour, server) cell (a multinomial
-    draw), the cell's first row id (cells in time order), its group window · tasks + O1 task and
-    its region's rotation of the page ranking (pages · region // regions)."""
+    """The driver's draw of the Q1 job: the records of each (hour, server) cell (a multinomial),
+    with the cell's group window · tasks + O1 task and its region's rotation of the page ranking
+    (pages · region // regions)."""
     servers = np.arange(p.servers)
     region = servers // p.servers_per_region
     share = np.asarray(p.region_weights, dtype=float)
@@ -336,7 +337,6 @@ def q1_cells(p: Q1Params) -> pd.DataFrame:
         {
             "group": (hour // p.window_hours) * n_tasks + p.task_of_server(server),
             "shift": region[server] * p.pages // len(p.region_weights),
-            "start": np.cumsum(n) - n,
             "n": n,
         }
     )
@@ -357,35 +357,47 @@ def _power_law_rank(v, p: Q1Params):
 
 
 def q1_log(spark, p: Q1Params, *, partitions: int | None = None):
-    """The Q1 job as a DataFrame of (group, page, count): every record a row (its id), its page
-    drawn from a hash of the id, counted per group (window · tasks + O1 task) and page.
-    ``partitions``: Spark tasks (default one per two groups); the counts do not depend on it."""
+    """The Q1 job as a DataFrame of (group, page, count): every record a row of ``spark.range``,
+    its page drawn from a hash of its id, counted per group (window · tasks + O1 task) and page.
+
+    The ids are laid out in blocks of ``size``: the records of each (group, region) fill whole
+    blocks (the last one partly; the ids past its fill are filtered out), so a row's group and
+    region follow from its block by ``element_at`` on literal arrays. The layout depends only on
+    ``p``; ``partitions`` (Spark tasks, default one per four (group, region) pairs) does not
+    change the counts."""
     from pyspark.sql import functions as F
 
-    cells = q1_cells(p)
+    parts = q1_cells(p).groupby(["group", "shift"], as_index=False)["n"].sum()
     if partitions is None:
-        partitions = max(1, cells["group"].nunique() // 2)
+        partitions = max(1, len(parts) // 4)
     _positive_int("partitions", partitions)
+    n = parts["n"].to_numpy()
+    size = -(-p.records // (2 * len(parts)))  # about two blocks per pair: little padding
+    blocks = -(-n // size)
+    fill = np.full(blocks.sum(), size)
+    fill[np.cumsum(blocks) - 1] = n - (blocks - 1) * size
+
+    def per_block(values) -> F.Column:
+        return F.element_at(F.lit(np.repeat(values, blocks).tolist()), F.col("block"))
+
     rows = (
-        spark.createDataFrame(cells)
-        .repartition(partitions, "group")  # whole groups per task: no shuffle after this
-        .select(
-            "group",
-            "shift",
-            F.explode(F.sequence("start", F.col("start") + F.col("n") - 1)).alias("id"),
-        )
+        spark.range(0, int(blocks.sum()) * size, 1, partitions)
+        .withColumn("block", F.expr(f"id div {size}").cast("int") + 1)
+        .where(F.col("id") % size < F.element_at(F.lit(fill.tolist()), F.col("block")))
     )
     # One uniform per record: below regional_share it asks for the region's ranking, and it is
     # rescaled to a uniform on [0, 1) for the rank (the same law as two independent draws).
     u, a = _uniform(p.seed, 3), p.regional_share
     regional = u < a
+    region_shift = per_block(parts["shift"].to_numpy())
     if a in (0, 1):
-        v, shift = u, F.col("shift") * int(a)
+        v, shift = u, region_shift * int(a)
     else:
         v = F.when(regional, u / a).otherwise((u - a) / (1 - a))
-        shift = F.when(regional, F.col("shift")).otherwise(0)
+        shift = F.when(regional, region_shift).otherwise(0)
     page = F.pmod(_power_law_rank(v, p) + shift, F.lit(p.pages))
-    return rows.select("group", page.alias("page")).groupBy("group", "page").count()
+    group = per_block(parts["group"].to_numpy())
+    return rows.select(group.alias("group"), page.alias("page")).groupBy("group", "page").count()
 
 
 def _collect(frame) -> pd.DataFrame:
