@@ -20,13 +20,20 @@ is not available offline; it is replaced by a synthetic log of the same size:
 - a diurnal rate: hour h has weight 1 + A·cos(2π(h + 1/2 - peak)/24);
 - windows: the top-100 per tumbling window of ``window_hours`` (the paper updates it every 100
   tuples and prints no window); accuracy is the mean over windows.
-``method="rows"`` materializes every record with Spark (hash-based uniforms of the row id, so no
-draw depends on partitioning) and aggregates them. ``method="counts"`` draws the same
-distribution's counts directly: records per (hour, server) cell from a multinomial on the
-driver, then per cell the page counts from a multinomial (numpy, seeded by the cell) inside a
-Spark ``applyInPandas``. The counts of i.i.d. records are exactly multinomial, so both methods
-sample the same law; ``counts`` exists because materializing 73 M rows on 2 shared cores takes
-far longer than the time budget of a notebook run (the notebook reports both throughputs).
+The job (``q1_log``) materializes every record as a Spark row:
+- on the driver, the number of records in each (hour, server) cell: one multinomial draw over the
+  24 · servers cells (the counts i.i.d. records would have; 768 numbers by default), summed per
+  (window, O1 task, region), and the layout of those records' row ids in blocks;
+- in Spark, the rows of ``spark.range``, each row's group and region looked up from its id block,
+  its page drawn from a hash of its id (``xxhash64``: no draw depends on partitioning) by the
+  inverse CDF of the page law (analytic for the power law, one uniform for both the regional
+  coin and the rank), and the count per (window, O1 task, page) (a hash aggregate: partial
+  counts per Spark task, merged after a shuffle);
+- the counts, one per (window, task, page) that occurs, are collected to the driver, where O2's
+  and O3's merges (sums of the partials of the tasks that deliver, then the top-k) are computed
+  for any plan (``Q1Partials.accuracy``).
+Records of i.i.d. draws grouped by (hour, server) have this law exactly: the cell counts are
+multinomial and, given its cell, each record's page is independent.
 
 Q2 (traffic incidents): 100,000 users on 1000 segments (Zipf s = 0.5, a multinomial draw), one
 incident every 2 s on a segment drawn in proportion to its users, reported by all of its users
@@ -57,7 +64,6 @@ from ppa.planners.plan import Plan, check_budget, masks_to_alive
 log = logging.getLogger(__name__)
 
 PAPER_RECORDS = 73_291_868  # the World Cup 1998 log of 30 June 1998 (Section VI-B)
-METHODS = ("rows", "counts")
 
 
 def plan_ic_exhaustive(topology: Topology, R: int) -> Plan:
@@ -112,14 +118,6 @@ def _uniform(seed: int, salt: int):
 
     h = F.xxhash64(F.lit(seed), F.lit(salt), F.col("id"))
     return F.shiftrightunsigned(h, 11).cast("double") / float(2**53)
-
-
-def _categorical(u, weights: np.ndarray):
-    """Index of the category of uniform column ``u`` under ``weights`` (inverse CDF)."""
-    from pyspark.sql import functions as F
-
-    cum = np.cumsum(weights / weights.sum())[:-1]
-    return sum(((u >= float(c)).cast("int") for c in cum), F.lit(0))
 
 
 def _rng(seed: int, *key: int) -> np.random.Generator:
@@ -311,19 +309,95 @@ class Q1Partials:
         return out
 
 
-def q1_partials(spark, params: Q1Params, *, method: str = "counts") -> Q1Partials:
-    """Generate the synthetic log with Spark and count requests per (window, O1 task, page)."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+def q1_partials(spark, params: Q1Params, *, partitions: int | None = None) -> Q1Partials:
+    """Run the Q1 job (``q1_log``) and collect its counts per (window, O1 task, page)."""
     began = time.perf_counter()
-    frame = (_q1_rows if method == "rows" else _q1_counts)(spark, params)
+    frame = _collect(q1_log(spark, params, partitions=partitions))
     windows = 24 // params.window_hours
     n_tasks = len(shapes.q1().operators["O1"])
-    counts = np.zeros((windows, n_tasks, params.pages), dtype=np.int64)
-    np.add.at(counts, (frame["window"], frame["task"], frame["page"]), frame["count"])
-    run = SparkRun(records=params.records, seconds=time.perf_counter() - began, method=method)
-    log.info("Q1 %s: %d records in %.1f s", method, params.records, run.seconds)
-    return Q1Partials(params=params, counts=counts, run=run)
+    counts = np.zeros((windows * n_tasks, params.pages), dtype=np.int64)
+    counts[frame["group"], frame["page"]] = frame["count"]
+    run = SparkRun(records=params.records, seconds=time.perf_counter() - began, method="rows")
+    log.info("Q1: %d records in %.1f s", params.records, run.seconds)
+    return Q1Partials(params=params, counts=counts.reshape(windows, n_tasks, -1), run=run)
+
+
+def q1_cells(p: Q1Params) -> pd.DataFrame:
+    """The driver's draw of the Q1 job: the records of each (hour, server) cell (a multinomial),
+    with the cell's group window · tasks + O1 task and its region's rotation of the page ranking
+    (pages · region // regions)."""
+    servers = np.arange(p.servers)
+    region = servers // p.servers_per_region
+    share = np.asarray(p.region_weights, dtype=float)
+    share = share[region] / share.sum() / p.servers_per_region
+    n = _rng(p.seed, 0).multinomial(p.records, np.outer(p.hour_weights(), share).ravel())
+    hour, server = np.divmod(np.arange(n.size), p.servers)
+    n_tasks = len(shapes.q1().operators["O1"])
+    cells = pd.DataFrame(
+        {
+            "group": (hour // p.window_hours) * n_tasks + p.task_of_server(server),
+            "shift": region[server] * p.pages // len(p.region_weights),
+            "n": n,
+        }
+    )
+    return cells[cells["n"] > 0]
+
+
+def _power_law_rank(v, p: Q1Params):
+    """floor(x) - 1 for x = the inverse CDF at uniform ``v`` of the density ∝ x^-s on
+    [1, pages + 1) (``_bounded_power_law``), clipped against rounding at the top."""
+    from pyspark.sql import functions as F
+
+    top = float(p.pages + 1)
+    if p.zipf_s == 1:
+        x = F.pow(F.lit(top), v)
+    else:
+        x = F.pow(1 + v * (top ** (1 - p.zipf_s) - 1), 1 / (1 - p.zipf_s))
+    return F.least(F.floor(x).cast("int") - 1, F.lit(p.pages - 1))
+
+
+def q1_log(spark, p: Q1Params, *, partitions: int | None = None):
+    """The Q1 job as a DataFrame of (group, page, count): every record a row of ``spark.range``,
+    its page drawn from a hash of its id, counted per group (window · tasks + O1 task) and page.
+
+    The ids are laid out in blocks of ``size``: the records of each (group, region) fill whole
+    blocks (the last one partly; the ids past its fill are filtered out), so a row's group and
+    region follow from its block by ``element_at`` on literal arrays. The layout depends only on
+    ``p``; ``partitions`` (Spark tasks, default one per four (group, region) pairs) does not
+    change the counts."""
+    from pyspark.sql import functions as F
+
+    parts = q1_cells(p).groupby(["group", "shift"], as_index=False)["n"].sum()
+    if partitions is None:
+        partitions = max(1, len(parts) // 4)
+    _positive_int("partitions", partitions)
+    n = parts["n"].to_numpy()
+    size = -(-p.records // (2 * len(parts)))  # about two blocks per pair: little padding
+    blocks = -(-n // size)
+    fill = np.full(blocks.sum(), size)
+    fill[np.cumsum(blocks) - 1] = n - (blocks - 1) * size
+
+    def per_block(values) -> F.Column:
+        return F.element_at(F.lit(np.repeat(values, blocks).tolist()), F.col("block"))
+
+    rows = (
+        spark.range(0, int(blocks.sum()) * size, 1, partitions)
+        .withColumn("block", F.expr(f"id div {size}").cast("int") + 1)
+        .where(F.col("id") % size < F.element_at(F.lit(fill.tolist()), F.col("block")))
+    )
+    # One uniform per record: below regional_share it asks for the region's ranking, and it is
+    # rescaled to a uniform on [0, 1) for the rank (the same law as two independent draws).
+    u, a = _uniform(p.seed, 3), p.regional_share
+    regional = u < a
+    region_shift = per_block(parts["shift"].to_numpy())
+    if a in (0, 1):
+        v, shift = u, region_shift * int(a)
+    else:
+        v = F.when(regional, u / a).otherwise((u - a) / (1 - a))
+        shift = F.when(regional, region_shift).otherwise(0)
+    page = F.pmod(_power_law_rank(v, p) + shift, F.lit(p.pages))
+    group = per_block(parts["group"].to_numpy())
+    return rows.select(group.alias("group"), page.alias("page")).groupBy("group", "page").count()
 
 
 def _collect(frame) -> pd.DataFrame:
@@ -336,76 +410,6 @@ def _collect(frame) -> pd.DataFrame:
         return frame.toPandas()
     finally:
         conf.set(key, before)
-
-
-def _q1_rows(spark, p: Q1Params) -> pd.DataFrame:
-    from pyspark.sql import functions as F
-
-    n_regions = len(p.region_weights)
-    n_tasks = len(shapes.q1().operators["O1"])
-    region = _categorical(_uniform(p.seed, 2), np.asarray(p.region_weights, dtype=float))
-    x = (
-        F.pow(F.lit(float(p.pages + 1)), _uniform(p.seed, 3))
-        if p.zipf_s == 1
-        else F.pow(
-            1 + _uniform(p.seed, 3) * ((p.pages + 1) ** (1 - p.zipf_s) - 1), 1 / (1 - p.zipf_s)
-        )
-    )
-    rank = F.least(F.floor(x).cast("int") - 1, F.lit(p.pages - 1))
-    regional = F.pmod(rank + F.floor(region * p.pages / n_regions).cast("int"), F.lit(p.pages))
-    page = F.when(_uniform(p.seed, 4) < p.regional_share, regional).otherwise(rank)
-    server = region * p.servers_per_region + F.floor(
-        _uniform(p.seed, 5) * p.servers_per_region
-    ).cast("int")
-    hour = _categorical(_uniform(p.seed, 1), p.hour_weights())
-    rows = spark.range(p.records).select(
-        F.floor(hour / p.window_hours).cast("int").alias("window"),
-        F.floor(server * n_tasks / p.servers).cast("int").alias("task"),
-        page.alias("page"),
-    )
-    return _collect(rows.groupBy("window", "task", "page").count())
-
-
-def _q1_counts(spark, p: Q1Params) -> pd.DataFrame:
-    servers = np.arange(p.servers)
-    region = servers // p.servers_per_region
-    share = np.asarray(p.region_weights, dtype=float)
-    share = share[region] / share.sum() / p.servers_per_region
-    cell_p = np.outer(p.hour_weights(), share)  # (hour, server)
-    n = _rng(p.seed, 0).multinomial(p.records, cell_p.ravel()).reshape(cell_p.shape)
-    hours, srv = np.meshgrid(np.arange(24), servers, indexing="ij")
-    cells = pd.DataFrame(
-        {
-            "hour": hours.ravel(),
-            "server": srv.ravel(),
-            "n": n.ravel(),
-            "window": hours.ravel() // p.window_hours,
-            "task": p.task_of_server(srv.ravel()),
-        }
-    )
-    probs, seed = p.page_probabilities(), p.seed
-
-    def draw(group: pd.DataFrame) -> pd.DataFrame:
-        total = np.zeros(probs.shape[1], dtype=np.int64)
-        for hour, server, n_cell in group[["hour", "server", "n"]].itertuples(index=False):
-            rng = _rng(seed, 1, int(hour), int(server))  # keyed by the cell
-            total += rng.multinomial(int(n_cell), probs[int(server) // p.servers_per_region])
-        page = np.flatnonzero(total)
-        return pd.DataFrame(
-            {
-                "window": int(group["window"].iloc[0]),
-                "task": int(group["task"].iloc[0]),
-                "page": page.astype(np.int32),
-                "count": total[page],
-            }
-        )
-
-    frame = (
-        spark.createDataFrame(cells)
-        .groupBy("window", "task")
-        .applyInPandas(draw, schema="window int, task int, page int, count long")
-    )
-    return _collect(frame)
 
 
 # --------------------------------------------------------------------------------------- Q2

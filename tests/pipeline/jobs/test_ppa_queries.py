@@ -1,9 +1,12 @@
-"""Q1 and Q2 (Section VI-B) as Spark jobs: the two Q1 generators sample the same law, no draw
-depends on partitioning, Q2's jam detector finds exactly the jams, and the tentative output of a
+"""Q1 and Q2 (Section VI-B) as Spark jobs: the Q1 job samples the documented law, no draw depends
+on partitioning, Q2's jam detector finds exactly the jams, and the tentative output of a
 plan follows the alive tasks."""
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from pipeline.jobs import ppa_queries as q
 from ppa import output_fidelity, shapes
@@ -54,43 +57,74 @@ def test_q2_params_reject_bad_values_naming_them(params, name):
         q.Q2Params(**params)
 
 
-@pytest.mark.spark
-def test_q1_rows_and_counts_sample_the_same_law(spark):
-    rows = q.q1_partials(spark, SMALL_Q1, method="rows")
-    counts = q.q1_partials(spark, SMALL_Q1, method="counts")
-    for part in (rows, counts):
-        assert part.counts.sum() == SMALL_Q1.records
-    p = SMALL_Q1
+def _q1_law(p: q.Q1Params) -> np.ndarray:
+    """(window, O1 task, page): the documented law of one record (Q1Params)."""
     share = np.asarray(p.region_weights) / sum(p.region_weights)
-    expected_page = share @ p.page_probabilities()
-    # Tasks take contiguous server ranges: tasks 2r and 2r + 1 serve region r.
-    expected_task = np.repeat(share / 2, 2)
-    expected_window = p.hour_weights().reshape(-1, p.window_hours).sum(axis=1)
-    for part in (rows, counts):
-        n = part.counts.sum()
-        # Total variation distances; sampling noise at 200,000 records is below 0.02.
-        page = 0.5 * np.abs(part.counts.sum(axis=(0, 1)) / n - expected_page).sum()
-        task = 0.5 * np.abs(part.counts.sum(axis=(0, 2)) / n - expected_task).sum()
-        window = 0.5 * np.abs(part.counts.sum(axis=(1, 2)) / n - expected_window).sum()
-        assert page < 0.02 and task < 0.01 and window < 0.01
-        assert part.distances() == pytest.approx({"page": page, "task": task, "window": window})
+    server = np.repeat(share / p.servers_per_region, p.servers_per_region)
+    task = p.task_of_server(np.arange(p.servers))
+    region = np.arange(p.servers) // p.servers_per_region
+    law = np.zeros((24 // p.window_hours, 8, p.pages))
+    hours = p.hour_weights().reshape(-1, p.window_hours).sum(axis=1)
+    for s in range(p.servers):
+        law[:, task[s], :] += server[s] * np.outer(hours, p.page_probabilities()[region[s]])
+    return law
+
+
+def _fit(counts: np.ndarray, law: np.ndarray) -> float:
+    """Chi-square goodness-of-fit p-value of counts against law, cells expected < 5 pooled."""
+    expected = law.ravel() * counts.sum()
+    small = expected < 5
+    observed = np.append(counts.ravel()[~small], counts.ravel()[small].sum())
+    return stats.chisquare(observed, np.append(expected[~small], expected[small].sum())).pvalue
+
+
+@pytest.mark.spark
+def test_q1_job_samples_the_documented_law(spark):
+    p = SMALL_Q1
+    part = q.q1_partials(spark, p)
+    assert part.counts.sum() == p.records
+    law = _q1_law(p)
+    # The joint (window, task, page) law, and the marginals' total variation distances (sampling
+    # noise at 200,000 records is below 0.02).
+    assert _fit(part.counts, law) > 1e-3
+    distances = part.distances()
+    assert distances["page"] < 0.02 and distances["task"] < 0.01 and distances["window"] < 0.01
+    # Against a NumPy draw of the same law (the multinomial the former "counts" path drew):
+    # a two-sample chi-square on the page counts.
+    other = np.random.default_rng(1).multinomial(p.records, law.ravel()).reshape(law.shape)
+    pages = np.stack([part.counts.sum(axis=(0, 1)), other.sum(axis=(0, 1))])
+    assert stats.chi2_contingency(pages[:, pages.min(axis=0) >= 5]).pvalue > 1e-3
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize(
+    "other", [dict(zipf_s=1.2), dict(regional_share=0.0), dict(region_weights=(0.25,) * 4)]
+)
+def test_q1_law_check_fails_on_another_law(spark, other):
+    """The goodness-of-fit check has power: a log drawn with another exponent, no regional pages
+    or equal sites fails it."""
+    part = q.q1_partials(spark, replace(SMALL_Q1, **other))
+    assert _fit(part.counts, _q1_law(SMALL_Q1)) < 1e-6
 
 
 @pytest.mark.spark
 def test_q1_counts_do_not_depend_on_partitioning(spark):
-    first = q.q1_partials(spark, SMALL_Q1, method="counts").counts
-    before = spark.conf.get("spark.sql.shuffle.partitions")
-    spark.conf.set("spark.sql.shuffle.partitions", "7")
-    try:
-        again = q.q1_partials(spark, SMALL_Q1, method="counts").counts
-    finally:
-        spark.conf.set("spark.sql.shuffle.partitions", before)
-    assert np.array_equal(first, again)
+    first = q.q1_partials(spark, SMALL_Q1, partitions=1).counts
+    assert np.array_equal(first, q.q1_partials(spark, SMALL_Q1, partitions=7).counts)
+    with pytest.raises(ValueError, match="partitions"):
+        q.q1_partials(spark, SMALL_Q1, partitions=0)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("regional_share", [0.0, 1.0])
+def test_q1_job_at_the_ends_of_the_regional_share(spark, regional_share):
+    p = replace(SMALL_Q1, regional_share=regional_share)
+    assert _fit(q.q1_partials(spark, p).counts, _q1_law(p)) > 1e-3
 
 
 @pytest.mark.spark
 def test_q1_accuracy_of_plans(spark):
-    part = q.q1_partials(spark, SMALL_Q1, method="counts")
+    part = q.q1_partials(spark, SMALL_Q1)
     topology = part.topology
     loads = part.counts.sum(axis=(0, 2))
     # The measured rates enter the topology: OF when only O1.1 fails is 1 minus its share.
@@ -153,7 +187,7 @@ def test_random_plans_and_planners_on_q2(spark):
 
 
 def _partials(counts: np.ndarray, **params) -> q.Q1Partials:
-    run = q.SparkRun(records=int(counts.sum()), seconds=1.0, method="counts")
+    run = q.SparkRun(records=int(counts.sum()), seconds=1.0, method="rows")
     return q.Q1Partials(
         params=q.Q1Params(records=int(counts.sum()), **params), counts=counts, run=run
     )
