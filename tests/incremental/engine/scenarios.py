@@ -1,7 +1,9 @@
 """Random DAGs, placements, failure schedules and the exactly-once check shared by the tests."""
 
 import dataclasses
+import json
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 from hypothesis import assume
@@ -290,3 +292,38 @@ def replay_of_a_multi_input_partition():
         ),
         "seed": 1,
     }
+
+
+EXAMPLES_DIR = Path(__file__).parent / "counterexamples"
+
+
+def save_scenario(scenario, path) -> None:
+    """Write a scenario as JSON (partition ids and failure tuples as lists)."""
+    plain = {
+        **scenario,
+        "placement": [[name, i, node] for (name, i), node in scenario["placement"].items()],
+        "failures": {
+            "kills": scenario["failures"].kills,
+            "arrivals": scenario["failures"].arrivals,
+        },
+    }
+    Path(path).write_text(json.dumps(plain, separators=(",", ":")) + "\n")
+
+
+def load_scenario(path):
+    plain = json.loads(Path(path).read_text())
+    return {
+        **plain,
+        "dag": [{**op, "inputs": tuple(op["inputs"])} for op in plain["dag"]],
+        "streams": {name: [tuple(r) for r in rows] for name, rows in plain["streams"].items()},
+        "placement": {(name, i): node for name, i, node in plain["placement"]},
+        "failures": FailureSchedule(
+            kills=tuple(map(tuple, plain["failures"]["kills"])),
+            arrivals=tuple(map(tuple, plain["failures"]["arrivals"])),
+        ),
+    }
+
+
+def counterexamples() -> dict:
+    """Every counterexample found so far (``counterexamples/*.json``), by file name."""
+    return {path.stem: load_scenario(path) for path in sorted(EXAMPLES_DIR.glob("*.json"))}
