@@ -15,8 +15,8 @@
   partition back to the last global checkpoint and replays the sources, switching buffering and
   order-preserving processing on; each later plan (one per detection and per node arrival)
   installs only the partitions it recovers, restored from the same checkpoint as the first plan,
-  and their upstream partitions send their buffers (Algorithm 2). Below X the recovery is blocking: it waits until all failed partitions can be
-  placed, then rolls back.
+  and their upstream partitions send their buffers (Algorithm 2). Below X the recovery is
+  blocking: it waits until all failed partitions can be placed, then rolls back.
 - Plans are plain data: ``plans[i]`` is the set of partitions the i-th plan may recover (from a
   scheduler of Section 5); those that do not fit wait; after the last given plan every failed
   partition is a candidate. Placement: largest share first (upstream first among equals), each

@@ -115,8 +115,10 @@ PATCH_MUTANTS = {  # name -> the (class, method, mutation) patches it makes
     "trim_past_live_source": [(Engine, "_complete", _trim_past_live_source)],
     "ends_while_failed": [(Engine, "_recovered", _ends_while_failed)],
     "ends_before_caught_up": [(Engine, "_recovered", _ends_before_caught_up)],
-    "keeps_dead_acks_restores_latest": [(Engine, "_kill", _keeps_dead_acks),
-                                        (Engine, "_execute", _restores_from_latest)],
+    "keeps_dead_acks_restores_latest": [
+        (Engine, "_kill", _keeps_dead_acks),
+        (Engine, "_execute", _restores_from_latest),
+    ],
 }
 
 

@@ -19,7 +19,7 @@ import dataclasses
 import os
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, seed, settings
+from hypothesis import HealthCheck, example, given, seed, settings
 
 from tests.incremental.engine.mutants import CONFIG_MUTANTS, PATCH_MUTANTS, patched
 from tests.incremental.engine.scenarios import (
@@ -50,7 +50,7 @@ CAUGHT_BY = {
     "no_incarnation_check": "no_incarnation_check",
     "trim_past_live_source": "trim_past_live_source",
     "ends_before_caught_up": "cause_a_seed7",
-    "keeps_dead_acks_restores_latest": "keeps_dead_acks_restores_latest",
+    "keeps_dead_acks_restores_latest": "cause_b_seed11",
 }
 
 
