@@ -121,3 +121,27 @@ def test_mutants_the_model_cannot_tell_apart_change_no_run(mutant):
         with patched(mutant):
             changed = run_scenario(scenario)
         assert changed.events == plain.events and changed.outputs == plain.outputs
+
+
+def test_an_explicit_scenario_over_the_size_cap_is_refused():
+    """A join of two 160-record streams on one key in one window outputs 25,600 tuples, more
+    than MAX_TUPLES with the 320 records: the run is refused before it starts (generated
+    scenarios never exceed it)."""
+    scenario = replay_of_a_multi_input_partition()
+    records = [(i / 100, 0, i) for i in range(160)]
+    scenario["dag"] = [
+        {"name": "a", "kind": "source", "inputs": (), "parallelism": 1, "output": False},
+        {"name": "b", "kind": "source", "inputs": (), "parallelism": 1, "output": False},
+        {
+            "name": "j",
+            "kind": "join",
+            "inputs": ("a", "b"),
+            "parallelism": 1,
+            "output": True,
+            "size": 4.0,
+        },
+    ]
+    scenario["streams"] = {"a": records, "b": records}
+    scenario["placement"] = {("a", 0): "n0", ("b", 0): "n1", ("j", 0): "n2"}
+    with pytest.raises(ValueError, match="25920 tuples, more than MAX_TUPLES = 20000"):
+        run_scenario(scenario)
