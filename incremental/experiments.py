@@ -36,18 +36,22 @@ from incremental.replays import replay_work
 from incremental.schedule_dp import schedule_dp
 from incremental.timelines import (
     BESTCASE_DELAY,
+    DURING_RECOVERY,
     FAILURE_SETS,
     FIG8_NODES,
     FIG8_WINDOW,
     FIG17_WINDOWS,
     HASHTAGS_PER_TWEET,
     MERGE_WINDOW,
+    ORACLE_COUNTS,
     acquisition_times,
     fig8_topology,
+    fig9_counts,
     fig9_placement,
     fig9_run,
     fig17_topology,
     hashtag_stream,
+    oracle_check,
     recovery_times,
     relative_latency,
 )
@@ -175,8 +179,13 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             raise ValueError(f"params must give {name!r}")
     if params["failure"] not in FAILURE_SETS:
         raise ValueError(f"failure must be one of {sorted(FAILURE_SETS)}")
+    during = params.get("during_recovery", "none")
+    if during not in DURING_RECOVERY:
+        raise ValueError(f"during_recovery must be one of {sorted(DURING_RECOVERY)}")
     killed = FAILURE_SETS[params["failure"]]
-    acquisition = acquisition_times(8, rng, params["distribution"])
+    acquisition = acquisition_times(8 + len(DURING_RECOVERY[during]), rng, params["distribution"])
+    tweet_rate = params["rate"] / HASHTAGS_PER_TWEET
+    stream = hashtag_stream(int(params["end"] * tweet_rate), tweet_rate, rng)
     topology, result = fig9_run(
         scheme=params["scheme"],
         killed=killed,
@@ -186,6 +195,8 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
         t_fail=params["t_fail"],
         end=params["end"],
         rng=rng,
+        stream=stream,
+        later=DURING_RECOVERY[during],
     )
     horizon = params["end"] - 2 * MERGE_WINDOW  # the end-of-stream flush is not a timeline
     rl = relative_latency(result, topology, t_fail=params["t_fail"], warmup=40.0, horizon=horizon)
@@ -194,7 +205,10 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     rec = recovery_times(rl[rl["query"].isin(failed)], params["t_fail"])
     rl["failed"] = rl["query"].isin(failed)
     rl["recovery_time"] = rl["query"].map(rec)
-    rl["exactly_once_violations"] = len(result.gaps) + len(result.conflicts)
+    check = oracle_check(result, fig9_counts(stream))
+    for name in ORACLE_COUNTS:
+        rl[name] = check[name]
+    rl["exactly_once_violations"] = sum(check[name] for name in ORACLE_COUNTS)
     rl["last_arrival"] = (
         params["t_fail"] + BESTCASE_DELAY
         if params["scheme"] == "bestcase"
@@ -286,20 +300,20 @@ def _probe_windows(engine: Engine, names) -> dict:
             continue
         capacity = engine.nodes[engine.location[pid]].capacity
         clock = engine.clock
-        state = {"start": 0.0, "spent": 0.0}
+        state = {"start": 0.0}
 
         def step(step=partition.step, state=state, clock=clock):
-            state["start"], state["spent"] = clock.now, 0.0
+            state["start"] = clock.now
             return step()
 
-        def process(ch, env, process=partition._process, state=state, capacity=capacity):
-            cost = process(ch, env)
-            state["spent"] += cost
+        def process(
+            ch, env, process=partition._process, state=state, capacity=capacity, partition=partition
+        ):
+            process(ch, env)
             uid, _, ts, _ = env[2]
-            finish = state["start"] + state["spent"] / capacity
+            finish = state["start"] + partition.spent / capacity  # CPU seconds into the step
             if finish > done.get(uid, (-math.inf,))[0]:
                 done[uid] = (finish, ts)
-            return cost
 
         partition.step, partition._process = step, process
     return done

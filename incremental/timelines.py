@@ -304,14 +304,16 @@ def _plans(topology, placement, killed, arrivals, alive_free):
 
 
 def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fail: float,
-             end: float, rng: np.random.Generator, stream=None, audit: bool = False):
+             end: float, rng: np.random.Generator, stream=None, audit: bool = False, later=()):
     """One correlated failure on Fig 9: ``killed`` nodes at ``t_fail``; one new node per killed
     node, ready ``acquisition[k]`` after the detection (BestCase: all at t_fail + 180 s).
-    Returns (topology, RunResult)."""
+    ``later``: failures during the recovery, ``(after, delay, node)`` kills ``delay`` s after
+    the failure (``after`` = "fail") or after the arrival of new node ``after``, each replaced
+    by one more new node (the next acquisition time). Returns (topology, RunResult)."""
     if scheme not in SCHEMES:
         raise ValueError(f"scheme must be one of {SCHEMES}; got {scheme!r}")
     killed = tuple(killed)
-    if not killed or len(acquisition) < len(killed):
+    if not killed or len(acquisition) < len(killed) + len(later):
         raise ValueError("killed must name nodes, acquisition one time per killed node")
     if not 0 < t_fail < end:
         raise ValueError(f"need 0 < t_fail < end; got {t_fail}, {end}")
@@ -326,6 +328,13 @@ def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fai
         ready = [t_fail + BESTCASE_DELAY] * len(killed)
     else:
         ready = [detect + float(a) for a in acquisition[:len(killed)]]
+    kills = [(t_fail, n) for n in killed]
+    for after, delay, node in later:
+        if after != "fail" and after not in {f"new{k}" for k in range(len(ready))}:
+            raise ValueError(f"later: kill after 'fail' or a new node's arrival; got {after!r}")
+        at = (t_fail if after == "fail" else ready[int(after[3:])]) + delay
+        kills.append((at, node))
+        ready.append(at + config.detection_delay + float(acquisition[len(ready)]))
     arrivals = tuple(sorted((t, f"new{k}", 1.0) for k, t in enumerate(ready)))
     nodes = {f"n{k}": 1.0 for k in range(10)}
     load = {}
@@ -341,11 +350,63 @@ def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fai
         stream = hashtag_stream(int(end * tweet_rate), tweet_rate, rng)
     result = run(topology, {"source": stream}, cluster=Cluster(nodes=nodes, placement=placement),
                  end=end, rng=rng, config=config, plans=plans,
-                 failures=FailureSchedule(kills=tuple((t_fail, n) for n in killed),
-                                          arrivals=arrivals))
+                 failures=FailureSchedule(kills=tuple(kills), arrivals=arrivals))
     return topology, result
 
 
+def fig9_counts(stream) -> dict:
+    """Failure-free results of O0-O14 by plain counting over ``stream`` (the sweep's oracle; the
+    notebook's Spark SQL oracle computes the same on the generated data set), as the engine's
+    sink holds them: (operator, window, hashtag) -> (window end, count)."""
+    ts = np.array([r[0] for r in stream], dtype=float)
+    hashtag = np.array([r[1] for r in stream], dtype=np.int64) // SHARDS
+    frames = []
+    for a, (size, slide) in enumerate(AGGREGATE_WINDOWS):
+        span = round(size / slide)
+        last = np.floor(ts / slide).astype(np.int64)
+        windows = pd.DataFrame({"window": np.concatenate([last - j for j in range(span)]),
+                                "hashtag": np.tile(hashtag, span)})
+        counts = windows.value_counts().rename("count").reset_index()
+        counts["end"] = (counts["window"] + span) * slide
+        frames.append(counts.assign(operator=f"O{a}"))
+    aggregates = pd.concat(frames, ignore_index=True)
+    for i, combo in enumerate(COMBINATIONS):
+        part = aggregates[aggregates["operator"].isin([f"O{a}" for a in combo])]
+        windows = pd.DataFrame({"window": np.floor(part["end"] / MERGE_WINDOW).astype(np.int64),
+                                "hashtag": part["hashtag"]})
+        counts = windows.value_counts().rename("count").reset_index()
+        counts["end"] = (counts["window"] + 1) * MERGE_WINDOW
+        frames.append(counts.assign(operator=f"O{4 + i}"))
+    rows = pd.concat(frames, ignore_index=True)
+    return {(o, int(w), int(h)): (float(e), int(c)) for o, w, h, e, c in zip(
+        rows["operator"], rows["window"], rows["hashtag"], rows["end"], rows["count"],
+        strict=True)}
+
+
+def oracle_check(result, expected: dict) -> dict:
+    """The complete exactly-once check of a Fig 9 run against ``fig9_counts``: results missing,
+    extra and wrong (another count or window end), whether the run stalled (never reached its
+    end-of-stream checkpoint), sequence gaps and conflicting sink writes."""
+    got = {(name, uid[1], key): (end, value) for name, results in result.outputs.items()
+           for uid, (key, end, value) in results.items()}
+    return {
+        "results": len(expected),
+        "missing": len(expected.keys() - got.keys()),
+        "extra": len(got.keys() - expected.keys()),
+        "wrong": sum(got[k] != expected[k] for k in got.keys() & expected.keys()),
+        "stalled": int(not result.completed),
+        "gaps": len(result.gaps),
+        "conflicts": len(result.conflicts),
+    }
+
+
+ORACLE_COUNTS = ("missing", "extra", "wrong", "stalled", "gaps", "conflicts")  # violations
+DURING_RECOVERY = {  # INC10: nodes failing while the recovery is under way (fig9_run's later)
+    "none": (),
+    "buffer holder": (("fail", 30.0, "n9"),),  # the parser: its buffers replay to O0-O3
+    "source": (("fail", 30.0, "n8"),),  # the source: replays its log from ck(P_k)
+    "recovered node": (("new0", 10.0, "new0"),),  # the node the first plan placed partitions on
+}
 FAILURE_SETS = {  # nodes killed: Figs 12-15 (node k holds O_2k and O_2k+1)
     "all": tuple(f"n{k}" for k in range(8)),
     "upstream": ("n0", "n1"),  # O0-O3 (Fig 13-14, scenario 1)

@@ -78,11 +78,12 @@ class Partition:
         self.held = deque()  # normal mode: arrivals on channels blocked by a punctuation
         self.blocked = set()
         self.lanes = {ch: deque() for ch in self.channels}  # IB[.][k] of Algorithm 1
-        self.barriers = {}  # BO: batch -> channels whose barrier has come
+        self.barriers = {}  # BO: batch -> {channel: None} in barrier-arrival order
         self.buffers = {dst: [] for dst in self.targets}
-        self.outbox = []  # (destination, envelope) sent by the current step
-        self.written = []  # results for the sink written by the current step
-        self.persisted = []  # (checkpoint id, blob) taken by the current step
+        self.spent = 0.0  # CPU seconds into the current step
+        self.outbox = []  # (destination, envelope, CPU seconds into the step) of the current step
+        self.written = []  # (result for the sink, CPU seconds into the step) of the current step
+        self.persisted = []  # (checkpoint id, blob, source offset) taken by the current step
 
     def end_recovery(self) -> None:
         """Back to normal mode at a global checkpoint: buffers off and emptied (Section 4.2.2),
@@ -111,7 +112,7 @@ class Partition:
             self.lanes[ch].append(env)
             payload = env[2]
             if type(payload) is Marker and payload.boundary >= self.next_boundary:
-                self.barriers.setdefault(payload.boundary, set()).add(ch)
+                self.barriers.setdefault(payload.boundary, {})[ch] = None
         else:
             self.queue.append((ch, env))
         return "gap" if seq > last + 1 else None
@@ -137,31 +138,38 @@ class Partition:
 
     def step(self) -> float:
         """Process one unit of work (a message, or a whole mini-batch under order-preserving
-        processing, or a source's mini-batch); return its CPU seconds."""
+        processing, or a source's mini-batch); return its CPU seconds. Each output is stamped
+        with the CPU seconds spent when it was sent, so a node killed mid-step has sent only
+        part of it."""
+        self.spent = 0.0
         if self.is_source:
-            return self._step_source()
-        if self.order_preserving:
-            return self._step_batch()
+            self._step_source()
+        elif self.order_preserving:
+            self._step_batch()
+        else:
+            self._step_message()
+        return self.spent
+
+    def _step_message(self) -> None:
         ch, env = self.queue.popleft()
         payload = env[2]
         if type(payload) is not Marker:
-            return self._process(ch, env)
+            self._process(ch, env)
+            return
+        self.spent += self.settings.marker_cost
         self._consume_marker(ch, env)
-        cost = self.settings.marker_cost
         if payload.ckpt is None:  # a barrier sent before order-preserving processing ended
-            return cost
+            return
         self.blocked.add(ch)  # Fig 4: what follows P_k on ch waits for P_k on every channel
         if len(self.blocked) == len(self.channels):
             self.blocked.clear()
             self.queue.extendleft(reversed(self.held))
             self.held.clear()
-            cost += self._close_batch(payload)
-        return cost
+            self._close_batch(payload)
 
-    def _step_batch(self) -> float:
+    def _step_batch(self) -> None:
         """Algorithm 1, lines 9-16, for batch BID = self.next_boundary."""
         bid = self.next_boundary
-        cost = 0.0
         barrier = None
         for ch in self.channels:  # InputList order (line 10)
             lane = self.lanes[ch]
@@ -169,16 +177,17 @@ class Partition:
                 env = lane.popleft()
                 payload = env[2]
                 if type(payload) is not Marker:
-                    cost += self._process(ch, env)
+                    self._process(ch, env)
                 elif payload.boundary == bid:
                     self._consume_marker(ch, env)
                     barrier = payload
                     break
                 # else: a replayed barrier of a processed batch, possible only without dedup
         del self.barriers[bid]
-        return cost + self.settings.marker_cost + self._close_batch(barrier)
+        self.spent += self.settings.marker_cost
+        self._close_batch(barrier)
 
-    def _step_source(self) -> float:
+    def _step_source(self) -> None:
         bound = self.next_boundary * self.settings.batch_interval
         log, name, index = self.log, self.pid[0], self.pid[1]
         count = 0
@@ -186,6 +195,7 @@ class Partition:
             ts, key, value = log[self.offset]
             if ts >= bound:
                 break
+            self.spent += self.op.cost
             self._emit(((name, index, self.offset), key, ts, value))
             self.out_wm = ts
             self.offset += 1
@@ -196,30 +206,29 @@ class Partition:
         last = m == settings.last_boundary
         marker = Marker(m, m if last or m % settings.checkpoint_every == 0 else None, last)
         self.out_wm = math.inf if last else bound
-        return count * self.op.cost + settings.marker_cost + self._close_batch(marker)
+        self.spent += settings.marker_cost
+        self._close_batch(marker)
 
-    def _close_batch(self, marker: Marker) -> float:
+    def _close_batch(self, marker: Marker) -> None:
         """Forward the marker (line 16), checkpoint at a punctuation, advance BID."""
         if self.order_preserving or marker.ckpt is not None:
             for dst in self.targets:
                 self._send(dst, marker)
-        cost = 0.0
         if marker.ckpt is not None:  # after the marker, as downstream's lastSeq counts it
             blob = self.snapshot(marker.boundary)
-            self.persisted.append((marker.ckpt, blob))
-            cost = len(blob) * self.settings.checkpoint_cost_per_byte
+            self.persisted.append((marker.ckpt, blob, self.offset))
+            self.spent += len(blob) * self.settings.checkpoint_cost_per_byte
         self.next_boundary = marker.boundary + 1  # the increment missing from Algorithm 1
-        return cost
 
-    def _process(self, ch, env) -> float:
+    def _process(self, ch, env) -> None:
         seq, wm, data = env
+        self.spent += self.op.cost
         self.last_seq[ch] = seq  # line 14
         if self.audit is not None:
             self.audit[ch].append((seq, data[0]))
         operators.on_data(self.op, self.state, self.side[ch], data, self._emit)
         self._advance(ch, wm)
         self.processed += 1
-        return self.op.cost
 
     def _consume_marker(self, ch, env) -> None:
         self.last_seq[ch] = env[0]
@@ -246,7 +255,7 @@ class Partition:
 
     def _emit(self, data: tuple) -> None:
         if self.op.output:
-            self.written.append(data)
+            self.written.append((data, self.spent))
         key = data[1]
         for name, parallelism in self.routes:
             self._send((name, route(key, parallelism)), data)
@@ -257,4 +266,4 @@ class Partition:
         env = (seq, self.out_wm, payload)
         if self.buffering:
             self.buffers[dst].append(env)
-        self.outbox.append((dst, env))
+        self.outbox.append((dst, env, self.spent))

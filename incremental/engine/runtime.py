@@ -3,16 +3,20 @@
 - Nodes run their partitions one unit of work at a time, round robin, at ``capacity`` CPU seconds
   per second; a channel delivers FIFO after a seeded random delay, so channels interleave
   differently in every run (Assumption 2 holds per channel only).
+- A unit of work takes its CPU seconds on the node; each message and sink write leaves at the
+  point of the step where it was produced, the checkpoint ack at its end, so a node killed
+  mid-step has delivered only what it sent before the kill.
 - The coordinator collects checkpoint acks; a global checkpoint completes when every partition has
-  acked it (Section 4.1); the source logs are then trimmed (4.2.4) and, if a recovery has ended,
-  buffering and order-preserving processing are switched off (4.2.2).
+  acked it (Section 4.1); the acks of a killed incarnation are discarded. Outside a recovery the
+  source logs are then trimmed (4.2.4); a recovery ends at a global checkpoint once every live
+  incarnation has caught up (4.2.2, see ``_recovered``).
 - A node kill is detected ``detection_delay`` later. With at least X node failures since the last
   global checkpoint the recovery is incremental (4.2.1, Fig 6): the first plan rolls every alive
   partition back to the last global checkpoint and replays the sources, switching buffering and
   order-preserving processing on; each later plan (one per detection and per node arrival)
-  installs only the partitions it recovers, and their upstream partitions send their buffers
-  (Algorithm 2). Below X the recovery is blocking: it waits until all failed partitions can be
-  placed, then rolls back.
+  installs only the partitions it recovers, restored from the same checkpoint as the first plan,
+  and their upstream partitions send their buffers (Algorithm 2). Below X the recovery is
+  blocking: it waits until all failed partitions can be placed, then rolls back.
 - Plans are plain data: ``plans[i]`` is the set of partitions the i-th plan may recover (from a
   scheduler of Section 5); those that do not fit wait; after the last given plan every failed
   partition is a candidate. Placement: largest share first (upstream first among equals), each
@@ -125,6 +129,8 @@ class Engine:
         self._schedule_failures(failures)
         self.gen = 0  # bumped at every rollback: messages in flight are void
         self.chan_last = {}
+        self.chan_high = {}  # channel -> highest sequence number sent since the last rollback
+        self.death = {}  # (partition, incarnation) -> kill time
         self.failed = set()  # detected, awaiting a plan
         self.lost = set()  # killed, not yet detected
         self.detecting = {}  # detection time -> {node: its partitions}
@@ -141,6 +147,7 @@ class Engine:
         self.checkpoints = {0: initial}
         self.offsets = {0: dict.fromkeys(topology.sources, 0)}
         self.global_ckpt = 0
+        self.base = 0  # the checkpoint the current recovery rolled back to, ck(P_k) of 4.4
 
     # --- construction ------------------------------------------------------------------------
 
@@ -239,9 +246,11 @@ class Engine:
             if partition.ready(now):
                 node.turn = i + 1
                 finish = now + partition.step() / node.capacity
-                self._flush(partition, finish)
+                self._flush(partition, now, node.capacity)
                 node.busy = True
-                self.clock.at(finish, self._free, node, node.gen)
+                self.clock.at(finish, self._free, node, node.gen, partition.pid,
+                              partition.persisted)
+                partition.persisted = []
                 return
         dues = [d for pid in pids if (d := self._due(pid)) is not None]
         if dues and (node.timer is None or min(dues) < node.timer):
@@ -252,8 +261,12 @@ class Engine:
         partition = self.parts[pid]
         return partition.due() if partition.is_source else None
 
-    def _free(self, node: _Node, gen: int) -> None:
+    def _free(self, node: _Node, gen: int, pid, persisted) -> None:
+        """The end of a unit of work: its checkpoints are acked, unless the node was killed or
+        rolled back meanwhile."""
         if gen == node.gen:
+            for ckpt, blob, offset in persisted:
+                self._persist(ckpt, pid, blob, offset)
             node.busy = False
             self._dispatch(node)
 
@@ -262,17 +275,19 @@ class Engine:
             node.timer = None
             self._dispatch(node)
 
-    def _flush(self, partition: Partition, finish: float) -> None:
+    def _flush(self, partition: Partition, start: float, capacity: float) -> None:
         pid = partition.pid
-        for dst, env in partition.outbox:
-            self._transmit(pid, dst, env, finish)
+        incarnation = self.incarnation[pid]
+        for dst, env, spent in partition.outbox:
+            self._transmit(pid, dst, env, start + spent / capacity)
         partition.outbox = []
-        for data in partition.written:
-            self.sink.write(pid, data, finish)
+        for data, spent in partition.written:
+            self.clock.at(start + spent / capacity, self._write, pid, incarnation, self.gen, data)
         partition.written = []
-        for ckpt, blob in partition.persisted:
-            self._persist(ckpt, pid, blob, partition.offset)
-        partition.persisted = []
+
+    def _write(self, pid, incarnation: int, gen: int, data) -> None:
+        if gen == self.gen and incarnation == self.incarnation[pid]:  # not killed or rolled back
+            self.sink.write(pid, data, self.clock.now)
 
     # --- network -----------------------------------------------------------------------------
 
@@ -294,11 +309,16 @@ class Engine:
         if last is not None and time < last:
             time = last  # FIFO per channel; equal times keep their scheduling order
         self.chan_last[key] = time
-        self.clock.at(time, self._deliver, src, dst, self.incarnation[dst], self.gen, env)
+        if env[0] > self.chan_high.get(key, 0):
+            self.chan_high[key] = env[0]
+        self.clock.at(time, self._deliver, src, self.incarnation[src], depart, dst,
+                      self.incarnation[dst], self.gen, env)
 
-    def _deliver(self, src, dst, incarnation: int, gen: int, env) -> None:
-        if gen != self.gen or incarnation != self.incarnation[dst]:
-            return
+    def _deliver(self, src, sent_by: int, depart: float, dst, incarnation: int, gen: int,
+                 env) -> None:
+        if (gen != self.gen or incarnation != self.incarnation[dst]
+                or depart >= self.death.get((src, sent_by), math.inf)):
+            return  # rolled back, sent to a dead incarnation, or never sent (killed first)
         status = self.parts[dst].receive(src, env)
         if status == "duplicate":
             self.duplicates += 1
@@ -320,30 +340,54 @@ class Engine:
 
     def _complete(self, ckpt: int) -> None:
         self.global_ckpt = ckpt
-        for old in [c for c in self.checkpoints if c < ckpt]:
-            del self.checkpoints[old]
-            self.offsets.pop(old, None)
-        for pid, offset in self.offsets[ckpt].items():
-            # A source restored after it acked (killed during recovery) may still be behind.
-            live = self.parts.get(pid)
-            self.logs[pid].trim(offset if live is None else min(offset, live.offset))
         self.failures_since = 0
         self.events.append((self.clock.now, "global checkpoint", ckpt))
-        if self.recovery is not None and not self.failed and not self.lost:
+        if self.recovery is not None and self._recovered():
             for partition in self.parts.values():
                 partition.end_recovery()
             self.events.append((self.clock.now, "recovered", self.recovery))
             self.recovery = None
+        # During a recovery every failed partition is restored from ck(P_k) of the rollback and
+        # replays from its source offsets (Section 4.4), so they are kept, untrimmed.
+        keep = {ckpt} if self.recovery is None else {ckpt, self.base}
+        for old in [c for c in self.checkpoints if c < ckpt and c not in keep]:
+            del self.checkpoints[old]
+            self.offsets.pop(old, None)
+        if self.recovery is None:
+            for pid, offset in self.offsets[ckpt].items():
+                self.logs[pid].trim(offset)
+
+    def _recovered(self) -> bool:
+        """Whether the recovery may end (Section 4.2.2: at a global checkpoint, once all failed
+        partitions are recovered). The checkpoint completed on acks of live incarnations only, so
+        each has passed it; each must also have caught up with what it (or a killed incarnation
+        of it) already sent downstream: ending order-preserving processing stops the barriers, so
+        a partition still replaying would number its output differently from what its downstream
+        partitions hold, and they would drop it as duplicates."""
+        if self.failed or self.lost:
+            return False
+        chan_high = self.chan_high
+        for pid, partition in self.parts.items():
+            out_seq = partition.out_seq
+            for dst in partition.targets:
+                if out_seq[dst] < chan_high.get((pid, dst), 0):
+                    return False
+        return True
 
     def _kill(self, name) -> None:
         node = self.nodes.pop(name, None)
         if node is None:
             return
         node.gen += 1
+        now = self.clock.now
+        pending = [acks for c, acks in self.checkpoints.items() if c > self.global_ckpt]
         for pid in node.pids:
             self.work_of_dead += self.parts.pop(pid).processed
             del self.location[pid]
+            self.death[(pid, self.incarnation[pid])] = now
             self.incarnation[pid] += 1
+            for acks in pending:  # Section 4.4: a dead incarnation's acks are void
+                acks.pop(pid, None)
         self.lost.update(node.pids)
         self.events.append((self.clock.now, "kill", name))
         when = self.clock.now + self.config.detection_delay
@@ -423,19 +467,23 @@ class Engine:
         incremental = self.recovery == "incremental"
         modes = {"order_preserving": incremental and self.config.order_preserving,
                  "buffering": incremental and self.config.buffering}
-        blobs = self.checkpoints[self.global_ckpt]
         if rollback:  # lines 7-11
+            self.base = self.global_ckpt
             self.gen += 1
             self.chan_last.clear()
+            self.chan_high.clear()
             for pending in [c for c in self.checkpoints if c > self.global_ckpt]:
                 del self.checkpoints[pending]  # acks of the abandoned run
                 self.offsets.pop(pending, None)
             for pid, partition in self.parts.items():
-                partition.restore(blobs[pid], **modes)
+                partition.restore(self.checkpoints[self.base][pid], **modes)
             for node in self.nodes.values():
                 node.gen += 1
                 node.busy = False
                 node.timer = None
+        # Section 4.4: ck(P_k) of the rollback restores every failed partition of the recovery,
+        # also those of later plans: their upstream buffers hold all output since P_k.
+        blobs = self.checkpoints[self.base]
         for pid in sorted(chosen):  # lines 3-6 and 13-16
             self._install(pid, chosen[pid])
             self.parts[pid].restore(blobs[pid], **modes)

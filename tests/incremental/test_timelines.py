@@ -1,6 +1,7 @@
 """The recovery-timeline scenarios of Section 7 (incremental.timelines): the input model, the Fig 9
 reconstruction, the metrics of Section 7.2 and the scenarios run on the engine."""
 
+import dataclasses
 import math
 from types import SimpleNamespace
 
@@ -243,6 +244,29 @@ def test_fig9_schemes_give_the_failure_free_results_exactly_once(stream, failure
         assert len({p[0] for p in plans}) >= 7 and max(len(p[2]) for p in plans) <= 2
     else:  # BestCase: every standby node at once, 3 minutes after the failure
         assert {p[0] for p in plans} == {30.0 + T.BESTCASE_DELAY}
+
+
+@pytest.mark.parametrize("during", [d for d in T.DURING_RECOVERY if d != "none"])
+def test_the_oracle_check_passes_with_a_failure_during_recovery_and_counts_each_fault(
+        stream, during):
+    acquisition = [5.0, 9.0, 14.0, 20.0, 24.0, 30.0, 33.0, 40.0, 12.0]
+    _, result = T.fig9_run(scheme="incremental", killed=T.FAILURE_SETS["all"], rate=RATE,
+                           rho=T.RHO, acquisition=acquisition, t_fail=30.0, end=END,
+                           rng=np.random.default_rng(9), stream=stream,
+                           later=T.DURING_RECOVERY[during])
+    assert sum(e[1] == "kill" for e in result.events) == 9
+    expected = T.fig9_counts(stream)
+    check = T.oracle_check(result, expected)
+    assert check["results"] > 100 and not any(check[n] for n in T.ORACLE_COUNTS)
+    outputs = {name: dict(results) for name, results in result.outputs.items()}
+    (uid, (key, end, count)), *_ = outputs["O4"].items()
+    outputs["O4"][uid] = (key, end, count + 1)  # wrong
+    outputs["O5"].pop(next(iter(outputs["O5"])))  # missing
+    outputs["O6"][("O6", 10**6, 1)] = (1, 0.0, 1)  # extra
+    broken = dataclasses.replace(result, outputs=outputs, completed=False, gaps=((0, 1, 2, 3),))
+    assert T.oracle_check(broken, expected) == {"results": check["results"], "missing": 1,
+                                                "extra": 1, "wrong": 1, "stalled": 1,
+                                                "gaps": 1, "conflicts": 0}
 
 
 def test_incremental_recovers_the_first_queries_before_blocking_recovers_any():

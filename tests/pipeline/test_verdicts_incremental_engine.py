@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from incremental.timelines import ORACLE_COUNTS
 from pipeline.scorecard import (
     BY_CONSTRUCTION,
     CALIBRATED,
@@ -181,25 +182,52 @@ def test_inc3_is_partly_when_one_failure_grows_as_fast():
     assert rules.inc3(slope, 0.7).verdict == PARTLY
 
 
-CHECK = {"results": 5000, "missing": 0, "extra": 0, "wrong": 0, "gaps": 0, "conflicts": 0,
-         "completed": True}
+CHECK = {"results": 5000, "missing": 0, "extra": 0, "wrong": 0, "stalled": 0, "gaps": 0,
+         "conflicts": 0, "during_recovery": "buffer holder"}
+DURING = ("none", "buffer holder", "source", "recovered node")
+LABEL = {"gaps": "sequence gaps", "conflicts": "conflicting writes"}
+
+
+def sweep_rows(during=DURING, draws=3):
+    """``correlated_point`` rows (two bins per run) of runs without violations."""
+    rows = []
+    for d in during:
+        for i in range(draws):
+            for b in range(2):
+                rows.append({"scheme": "incremental", "failure": "all", "distribution": "uniform",
+                             "iteration": i, "during_recovery": d, "bin": b,
+                             **dict.fromkeys(ORACLE_COUNTS, 0)})
+    return pd.DataFrame(rows)
 
 
 def test_inc10_reproduces_on_an_exact_match_without_violations():
-    assert rules.inc10(CHECK, summary()).verdict == REPRODUCED
+    verdict = rules.inc10(CHECK, rules.oracle_runs(sweep_rows()))
+    assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED
+    assert "9 with a failure during recovery: buffer holder, recovered node, source" in (
+        verdict.reproduced)
+    assert "0 stalled" in verdict.reason and "0 missing" in verdict.reason
 
 
-@pytest.mark.parametrize("change", [{"missing": 1}, {"extra": 2}, {"wrong": 1}, {"gaps": 1},
-                                    {"conflicts": 1}, {"completed": False}])
-def test_inc10_fails_on_any_difference_from_the_oracle(change):
-    assert rules.inc10({**CHECK, **change}, summary()).verdict == NOT_REPRODUCED
+@pytest.mark.parametrize("name", ORACLE_COUNTS)
+def test_inc10_fails_on_any_violation_in_the_oracle_run(name):
+    verdict = rules.inc10({**CHECK, name: 1}, rules.oracle_runs(sweep_rows()))
+    assert verdict.verdict == NOT_REPRODUCED and f"1 {LABEL.get(name, name)}" in verdict.reason
 
 
-def test_inc10_fails_on_a_violation_in_one_sweep_run():
-    runs = summary()
-    runs.loc[3, "violations"] = 1
-    verdict = rules.inc10(CHECK, runs)
-    assert verdict.verdict == NOT_REPRODUCED and "1 violations" in verdict.reproduced
+@pytest.mark.parametrize("name", ORACLE_COUNTS)
+def test_inc10_fails_on_a_violation_in_one_sweep_run(name):
+    rows = sweep_rows()
+    rows.loc[(rows["during_recovery"] == "source") & (rows["iteration"] == 1), name] = 3
+    verdict = rules.inc10(CHECK, rules.oracle_runs(rows))
+    assert verdict.verdict == NOT_REPRODUCED
+    assert f"3 {LABEL.get(name, name)}" in verdict.reproduced
+
+
+def test_inc10_fails_on_runs_without_a_failure_during_recovery():
+    rows = sweep_rows(during=("none",)).drop(columns="during_recovery")  # the Fig 12-15 sweep
+    verdict = rules.inc10(CHECK, rules.oracle_runs(rows))
+    assert verdict.verdict == NOT_REPRODUCED
+    assert "0 sweep runs with a node failing during recovery" in verdict.reason
 
 
 def overhead(ratio=1.0, added=0.02, rates=(50.0, 100.0, 300.0)):

@@ -72,3 +72,45 @@ def channel_inputs(dag, streams):
             for producer, t in out[up]:
                 channels[((up, producer), (op["name"], t[1] % op["parallelism"]))][t[0]] += 1
     return channels
+
+
+def sizes(dag, streams):
+    """Per operator, how many tuples it outputs, counted over (key, ts) without building them: a
+    chain of joins can multiply the input by orders of magnitude (the generator's size cap)."""
+    out = {}
+    for op in dag:
+        kind = op["kind"]
+        if kind == "source":
+            out[op["name"]] = Counter((key, ts) for ts, key, _ in streams[op["name"]])
+            continue
+        inputs = [out[up] for up in op["inputs"]]
+        counts = Counter()
+        if kind == "filter":
+            for (key, ts), n in inputs[0].items():
+                if key % op["modulus"] != op["drop"]:
+                    counts[(key, ts)] += n
+        elif kind == "map":
+            for (key, ts), n in inputs[0].items():
+                counts[(key // op["divisor"], ts)] += n
+        elif kind == "window":
+            step = op["slide"] or op["size"]
+            span = round(op["size"] / step)
+            windows = set()
+            for key, ts in inputs[0]:
+                last = math.floor(ts / step)
+                windows.update((i, key) for i in range(last - span + 1, last + 1))
+            for i, key in windows:
+                counts[(key, (i + span) * step)] += 1
+        elif kind == "join":
+            groups = [defaultdict(list), defaultdict(list)]
+            for side, counter in enumerate(inputs):
+                for (key, ts), n in counter.items():
+                    groups[side][(key, math.floor(ts / op["size"]))].append((ts, n))
+            for group, left in groups[0].items():
+                for ta, na in left:
+                    for tb, nb in groups[1].get(group, ()):
+                        counts[(group[0], max(ta, tb))] += na * nb
+        else:
+            raise ValueError(f"unknown kind {kind!r}")
+        out[op["name"]] = counts
+    return {name: sum(counts.values()) for name, counts in out.items()}

@@ -1,8 +1,12 @@
 """Random DAGs, placements, failure schedules and the exactly-once check shared by the tests."""
 
+import dataclasses
+import json
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from incremental.engine import (
@@ -17,7 +21,7 @@ from incremental.engine import (
     WindowCount,
     run,
 )
-from tests.incremental.engine.oracle import channel_inputs, sink_contents
+from tests.incremental.engine.oracle import channel_inputs, sink_contents, sizes
 
 END = 4.0  # seconds of event time
 BASE = EngineConfig(
@@ -30,6 +34,9 @@ BASE = EngineConfig(
 )
 COST = 2e-3  # CPU seconds per tuple: replays take long enough for kills to land in them
 NODES = ("n0", "n1", "n2", "n3")
+JITTERS = (5e-3, 0.03, 0.15)  # mean random part of a channel's delay (s); 0.1 s mini-batches
+MAX_TUPLES = 20_000  # operator outputs per run: about 1% of drawn DAGs exceed it, a few reach 1e7
+UNTIL = 200.0  # virtual seconds: a run still going then has stalled (the stream ends at END)
 
 
 @st.composite
@@ -81,6 +88,17 @@ def dags(draw):
 
 @st.composite
 def scenarios(draw, single_failure=None):
+    """A DAG, its input, a placement on four nodes and a failure schedule.
+
+    Kill times are continuous (off the 0.1 s mini-batch grid, so a kill lands mid-step and a
+    survivor sees part of a batch). ``single`` kills one node (blocking recovery); otherwise two or
+    three nodes fail at once or staggered (the later ones up to 1.5 s after, before or after the
+    first is detected), and up to two more are killed while the recovery waits for the scarce
+    arrivals: a node holding a source partition, a recovered node (an arrival), a node holding
+    buffers for the failed partitions, or any alive one. Channel delays have a mean of 5 ms to
+    150 ms, so channels interleave across mini-batches. Scenarios whose operators would output
+    more than MAX_TUPLES tuples (chains of joins) are not drawn.
+    """
     dag = draw(dags())
     streams = {}
     for op in dag:
@@ -90,6 +108,7 @@ def scenarios(draw, single_failure=None):
             keys = draw(st.lists(st.integers(0, 7), min_size=n, max_size=n))
             pairs = enumerate(zip(ts, keys, strict=True))
             streams[op["name"]] = [(t / 100, k, i) for i, (t, k) in pairs]
+    assume(sum(sizes(dag, streams).values()) <= MAX_TUPLES)
     partitions = [(op["name"], i) for op in dag for i in range(op["parallelism"])]
     # Nodes nearly full at the 80% cap, so alive nodes have little room and recovery waits for
     # arrivals, and a replacement node always fits what a killed node held.
@@ -104,29 +123,37 @@ def scenarios(draw, single_failure=None):
         placement[pid] = node
         count[node] += 1
     single = draw(st.booleans()) if single_failure is None else single_failure
-    first = draw(st.integers(3, 45)) / 10
-    alive = list(NODES)
+    first = draw(st.floats(0.3, 4.5))
     victims = draw(
         st.lists(
-            st.sampled_from(alive),
+            st.sampled_from(NODES),
             min_size=1 if single else 2,
-            max_size=1 if single else 2,
+            max_size=1 if single else 3,
             unique=True,
         )
     )
-    kills = [(first, v) for v in victims]
-    arrivals, last = [], first
+    staggered = not single and draw(st.booleans())
+    kills = [(first, victims[0])]
+    for victim in victims[1:]:
+        kills.append((first + draw(st.floats(0.0, 1.5)) if staggered else first, victim))
+    arrivals, last = [], max(t for t, _ in kills)
     if not single:  # scarce resources arriving one by one, kills during recovery
         later = draw(st.integers(0, 2))
         for a in range(3 + later):
-            last += draw(st.integers(3, 20)) / 10
+            last += draw(st.floats(0.3, 2.0))
             room = draw(st.integers(1, 3)) * share / BASE.cpu_cap  # 1-3 partitions each
             arrivals.append((last, f"a{a}", room * (1 + 1e-9)))
+        sources = {node for pid, node in placement.items() if pid[0].startswith("s")}
+        holders = _holders(dag, placement, victims)
         for _ in range(later):  # while recovery waits for the arrivals
-            when = draw(st.integers(round(first * 10) + 3, round(last * 10))) / 10
-            targets = [n for n in NODES if n not in victims]
-            targets += [name for t, name, _ in arrivals if t < when]  # holding recovered ones
-            kills.append((when, draw(st.sampled_from(targets))))
+            when = draw(st.floats(first + 0.05, last))
+            recovered = [name for t, name, _ in arrivals if t < when]
+            alive = [n for n in NODES if n not in victims] + recovered
+            kind = draw(st.sampled_from(["source", "recovered", "holder", "any"]))
+            targets = {"source": sources, "recovered": recovered, "holder": holders}.get(kind)
+            targets = [n for n in alive if n in targets] if targets else alive
+            if targets:
+                kills.append((when, draw(st.sampled_from(sorted(targets)))))
     arrivals.append((last + 8.0, "spare", 8.0))  # eventually room for everything left
     return {
         "dag": dag,
@@ -134,8 +161,26 @@ def scenarios(draw, single_failure=None):
         "streams": streams,
         "placement": placement,
         "failures": FailureSchedule(kills=tuple(kills), arrivals=tuple(arrivals)),
+        "jitter": draw(st.sampled_from(JITTERS)),
         "seed": draw(st.integers(0, 2**32 - 1)),
     }
+
+
+def _holders(dag, placement, victims) -> set:
+    """Nodes holding an upstream partition of a partition on ``victims``: its buffers replay."""
+    failed = {pid[0] for pid, node in placement.items() if node in victims}
+    ups = {up for op in dag if op["name"] in failed for up in op["inputs"]}
+    return {node for pid, node in placement.items() if pid[0] in ups}
+
+
+def check_size(scenario) -> None:
+    """Refuse a scenario whose run would hold more than MAX_TUPLES operator outputs."""
+    total = sum(sizes(scenario["dag"], scenario["streams"]).values())
+    if total > MAX_TUPLES:
+        raise ValueError(
+            f"scenario: its operators output {total} tuples, more than MAX_TUPLES = {MAX_TUPLES} "
+            "(fewer records, fewer chained joins or smaller join windows)"
+        )
 
 
 def topology(dag, share) -> Topology:
@@ -167,6 +212,8 @@ def topology(dag, share) -> Topology:
 
 
 def run_scenario(scenario, config=BASE):
+    check_size(scenario)
+    config = dataclasses.replace(config, network_jitter=scenario.get("jitter", BASE.network_jitter))
     return run(
         topology(scenario["dag"], scenario["share"]),
         scenario["streams"],
@@ -175,6 +222,7 @@ def run_scenario(scenario, config=BASE):
         rng=np.random.default_rng(scenario["seed"]),
         failures=scenario["failures"],
         config=config,
+        until=UNTIL,
     )
 
 
@@ -182,8 +230,11 @@ def violations(scenario, result) -> list[str]:
     """Every way ``result`` departs from exactly-once processing of the scenario's input."""
     dag, streams = scenario["dag"], scenario["streams"]
     found = []
-    if not result.completed:
-        found.append(f"stream not completed: last global checkpoint {result.global_checkpoint}")
+    if not result.completed:  # a stall: the run never reached its end-of-stream checkpoint
+        found.append(
+            f"stalled: last global checkpoint {result.global_checkpoint} at "
+            f"t = {result.end_time:.2f} s"
+        )
     if result.gaps:
         found.append(f"{len(result.gaps)} sequence gaps, first {result.gaps[0]}")
     if result.conflicts:
@@ -192,11 +243,11 @@ def violations(scenario, result) -> list[str]:
         )
     for name, expected in sink_contents(dag, streams).items():
         got = result.outputs.get(name, {})
-        if got != expected:
-            found.append(
-                f"sink of {name}: {len(set(expected) - set(got))} missing, "
-                f"{sum(got[u] != expected.get(u) for u in got)} wrong or extra"
-            )
+        missing = len(expected.keys() - got.keys())
+        extra = len(got.keys() - expected.keys())
+        wrong = sum(got[u] != expected[u] for u in got.keys() & expected.keys())
+        if missing or extra or wrong:
+            found.append(f"sink of {name}: {missing} missing, {extra} extra, {wrong} wrong")
     if result.completed:
         expected = channel_inputs(dag, streams)
         for pid, final in result.final_states.items():
@@ -241,3 +292,38 @@ def replay_of_a_multi_input_partition():
         ),
         "seed": 1,
     }
+
+
+EXAMPLES_DIR = Path(__file__).parent / "counterexamples"
+
+
+def save_scenario(scenario, path) -> None:
+    """Write a scenario as JSON (partition ids and failure tuples as lists)."""
+    plain = {
+        **scenario,
+        "placement": [[name, i, node] for (name, i), node in scenario["placement"].items()],
+        "failures": {
+            "kills": scenario["failures"].kills,
+            "arrivals": scenario["failures"].arrivals,
+        },
+    }
+    Path(path).write_text(json.dumps(plain, separators=(",", ":")) + "\n")
+
+
+def load_scenario(path):
+    plain = json.loads(Path(path).read_text())
+    return {
+        **plain,
+        "dag": [{**op, "inputs": tuple(op["inputs"])} for op in plain["dag"]],
+        "streams": {name: [tuple(r) for r in rows] for name, rows in plain["streams"].items()},
+        "placement": {(name, i): node for name, i, node in plain["placement"]},
+        "failures": FailureSchedule(
+            kills=tuple(map(tuple, plain["failures"]["kills"])),
+            arrivals=tuple(map(tuple, plain["failures"]["arrivals"])),
+        ),
+    }
+
+
+def counterexamples() -> dict:
+    """Every counterexample found so far (``counterexamples/*.json``), by file name."""
+    return {path.stem: load_scenario(path) for path in sorted(EXAMPLES_DIR.glob("*.json"))}

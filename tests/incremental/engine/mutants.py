@@ -1,0 +1,136 @@
+"""Bugs written into the engine, each as a patch the exactly-once property must catch.
+
+Each mutant wraps an engine method rather than copying it, so it follows the engine as it
+changes. ``CONFIG_MUTANTS`` switch a mechanism of Section 4 off through the configuration.
+"""
+
+import contextlib
+
+from incremental.engine.partition import Partition
+from incremental.engine.runtime import Engine
+
+CONFIG_MUTANTS = ("dedup", "order_preserving", "buffering")
+
+
+def _arrival_order(original):
+    """Algorithm 1 processes a batch channel by channel in barrier-arrival order, not InputList
+    order: a replayed partition emits its batch in another order than its killed incarnation."""
+
+    def step_batch(self):
+        channels = self.channels
+        self.channels = list(self.barriers[self.next_boundary])
+        try:
+            original(self)
+        finally:
+            self.channels = channels
+
+    return step_batch
+
+
+def _dedup_off_by_one(original):
+    """Line 3 drops only ``seq < last``: a message with the last received number passes."""
+
+    def receive(self, ch, env):
+        if env[0] == self.received[ch]:
+            self.received[ch] -= 1
+        return original(self, ch, env)
+
+    return receive
+
+
+def _no_incarnation_check(original):
+    """Delivery does not check that the message was sent to the destination's live incarnation:
+    a message to a killed incarnation reaches its replacement."""
+
+    def deliver(self, src, sent_by, depart, dst, incarnation, gen, env):
+        if dst in self.parts:
+            original(self, src, sent_by, depart, dst, self.incarnation[dst], gen, env)
+
+    return deliver
+
+
+def _trim_past_live_source(original):
+    """A global checkpoint during a recovery trims the source logs to its offsets, past a source
+    that a later plan restores from the recovery's checkpoint."""
+
+    def complete(self, ckpt):
+        original(self, ckpt)
+        for pid, offset in self.offsets[ckpt].items():
+            self.logs[pid].trim(offset)
+
+    return complete
+
+
+def _ends_while_failed(original):
+    """The recovery ends at a global checkpoint even while partitions are still failed."""
+
+    def recovered(self):
+        failed, lost = self.failed, self.lost
+        self.failed, self.lost = set(), set()
+        try:
+            return original(self)
+        finally:
+            self.failed, self.lost = failed, lost
+
+    return recovered
+
+
+def _ends_before_caught_up(original):
+    """Cause A of issue 17: the recovery ends at the first global checkpoint with no partition
+    failed, while a recovered partition is still behind what its downstream received."""
+
+    def recovered(self):
+        return not (self.failed or self.lost)
+
+    return recovered
+
+
+def _keeps_dead_acks(original):
+    """Checkpoint acks of a killed incarnation stay counted (half of cause B of issue 17)."""
+
+    def kill(self, name):
+        pending = {c: dict(acks) for c, acks in self.checkpoints.items() if c > self.global_ckpt}
+        original(self, name)
+        for ckpt, acks in pending.items():
+            self.checkpoints[ckpt].update(acks)
+
+    return kill
+
+
+def _restores_from_latest(original):
+    """A later plan restores its partitions from the latest global checkpoint, not from the
+    recovery's ck(P_k) (the other half of cause B)."""
+
+    def execute(self, chosen, *, rollback):
+        self.base = self.global_ckpt
+        return original(self, chosen, rollback=rollback)
+
+    return execute
+
+
+PATCH_MUTANTS = {  # name -> the (class, method, mutation) patches it makes
+    "arrival_order": [(Partition, "_step_batch", _arrival_order)],
+    "dedup_off_by_one": [(Partition, "receive", _dedup_off_by_one)],
+    "no_incarnation_check": [(Engine, "_deliver", _no_incarnation_check)],
+    "trim_past_live_source": [(Engine, "_complete", _trim_past_live_source)],
+    "ends_while_failed": [(Engine, "_recovered", _ends_while_failed)],
+    "ends_before_caught_up": [(Engine, "_recovered", _ends_before_caught_up)],
+    "keeps_dead_acks_restores_latest": [
+        (Engine, "_kill", _keeps_dead_acks),
+        (Engine, "_execute", _restores_from_latest),
+    ],
+}
+
+
+@contextlib.contextmanager
+def patched(name):
+    """The engine with mutant ``name`` of PATCH_MUTANTS written into it."""
+    originals = []
+    for cls, method, mutate in PATCH_MUTANTS[name]:
+        originals.append((cls, method, getattr(cls, method)))
+        setattr(cls, method, mutate(getattr(cls, method)))
+    try:
+        yield
+    finally:
+        for cls, method, original in reversed(originals):
+            setattr(cls, method, original)
