@@ -1,6 +1,8 @@
 """Each multi-level claim rule on the model's own numbers, and on contrary data that must change
 its verdict (``test_*_fails_on_*``)."""
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +11,7 @@ from multilevel import tables
 from multilevel.optimize import optimal
 from pipeline import paper_table
 from pipeline.compare import side_by_side
-from pipeline.scorecard import EXECUTED, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.scorecard import DEPENDS, EXECUTED, NOT_REPRODUCED, PARTLY, REPRODUCED, robust
 from pipeline.verdicts import multilevel as rules
 
 
@@ -148,3 +150,34 @@ def test_ml6_fails_on_a_simulation_more_than_one_sd_from_the_model_at_the_optimu
     assert rules.ml6(f12).verdict == REPRODUCED and rules.ml6(f12).evidence == EXECUTED
     off = f12.assign(theory=[0.905, 0.8501, 0.8801, 0.8301])
     assert rules.ml6(off).verdict == NOT_REPRODUCED
+
+
+def test_ml2_fails_on_a_larger_loss_inside_a_wider_reading_of_the_regime_and_reads_depends():
+    # λ2/λ1 = 0.08 is inside "λ1 >> λ2" read as 1/10, outside it read as 1/20 or 1/50.
+    grid = pd.DataFrame({"ratio": [0.01, 0.04, 0.08], "U_loss": [0.001, 0.003, 0.006]})
+    verdict = robust(partial(rules.ml2, grid), rules.ML2_ASSUMPTIONS)
+    assert verdict.verdict == DEPENDS and "not reproduced at 0.1" in verdict.reason
+    calm = grid.assign(U_loss=[0.001, 0.002, 0.003])
+    assert robust(partial(rules.ml2, calm), rules.ML2_ASSUMPTIONS).verdict == REPRODUCED
+
+
+def test_ml3_fails_on_a_gain_below_a_stricter_noticeable_and_reads_depends():
+    gains = pd.DataFrame({"lambda2_per_day": [20.0, 5.0, 1.0], "gain": [0.005, 0.01, 0.015]})
+    falling = _fig10([0.8, 0.5, 0.2, 0.1])
+    verdict = robust(partial(rules.ml3, falling, gains), rules.ML3_ASSUMPTIONS)
+    assert verdict.verdict == DEPENDS and "noticeable gain" in verdict.reason
+    ample = gains.assign(gain=[0.005, 0.02, 0.03])
+    assert robust(partial(rules.ml3, falling, ample), rules.ML3_ASSUMPTIONS).verdict == REPRODUCED
+
+
+def test_ml4_fails_on_a_move_that_only_a_looser_barely_allows_and_reads_depends():
+    ours, printed = tables.section4_3(), paper_table("multilevel_section4_3")
+    at = tables.utilization_at_printed_optimum("multilevel_section4_3", printed)["U_opt"]
+    best = [
+        optimal(tables.section4_3_system(n, d)).U
+        for n, d in zip(ours["n"], ours["delta_s"], strict=True)
+    ]
+    moved = ours.assign(T_opt_s=ours["T_opt_s"] * [1, 1, 1, 1.015])
+    cmp = side_by_side(moved, "multilevel_section4_3", ["n"], ["T_opt_s", "p1_opt"])
+    verdict = robust(partial(rules.ml4, cmp, printed, at, best), rules.ML4_ASSUMPTIONS)
+    assert verdict.verdict == DEPENDS and "reproduced at 0.02" in verdict.reason
