@@ -1,6 +1,8 @@
 """Each FastRecover claim rule on data that agrees with the thesis, and on contrary data that must
 change its verdict (``test_*_fails_on_*``)."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -318,3 +320,27 @@ def test_across_fails_on_a_range_end_without_its_rerun():
     alternatives = {("bandwidth", 15_000.0): runs}
     with pytest.raises(ValueError, match="missing"):
         rules.across(rules.fr4, runs, alternatives, rules.CHAIN_ASSUMPTIONS, DEFAULTS)
+
+
+# Chain times of two full runs of fastrecover_runtime on one commit (n 5-35 at Z = 60, Z 20-100 at
+# n = 15; 100 chains per point): the machine as it was, and with two CPU-bound processes beside it.
+IDLE_HOG = Path(__file__).parent / "fixtures" / "fastrecover_runtime_idle_hog.csv"
+
+
+def _fr9_by_run(measure):
+    samples = pd.read_csv(IDLE_HOG).rename(columns={measure: "measured"})
+    out = {}
+    for run, part in samples.groupby("run"):
+        lines = [
+            part[part["line"] == line].assign(**{rules.TIME: part["measured"]}) for line in "nz"
+        ]
+        out[run] = rules.fr9(*lines, {"n": (5, 35), "z": (20, 100)})
+    return out
+
+
+def test_fr9_gives_one_verdict_on_cpu_times_measured_idle_and_beside_a_cpu_hog():
+    cpu = _fr9_by_run(rules.TIME)
+    assert cpu["idle"].verdict == cpu["hog"].verdict
+    # The same calls' wall-clock times, the former measure, give two verdicts: load stretched them.
+    wall = _fr9_by_run("wall_seconds")
+    assert wall["idle"].verdict != wall["hog"].verdict
