@@ -3,21 +3,38 @@
 Each takes the sweep rows a notebook produced (one row per random topology and parameter point,
 ``iteration`` the topology index: the sweeps use common random numbers) and returns a Verdict.
 Reductions are per topology, 100·(1 - RT_FastRecover / RT_baseline), where both are feasible.
+
+Evidence. FR1, FR9, FR10 and FR11 are ``executed``: they judge what Algorithms 1-2, the
+baselines and the RSRFS step do when run (FR1 and FR11 cannot fail given the method; FR9 and FR10
+time the algorithms). FR2-FR8 are ``modelled``: their outcome is the model's expected recovery
+time and feasibility, which rest on the storage overhead Δ the thesis leaves abstract (the
+bandwidths B_log and B_snap of ``fastrecover.model``) and on the reading of ρ's "variance 0.03".
+Those are declared as ``Assumption``s below, with their ranges from fastrecover_delta's map; the
+modelled rules that read ``reproduced`` at the defaults (FR4, FR5, FR8) are judged through
+``across``, which reruns the same sweep at each end of each range. (F_max = 200 per minute is the
+thesis's printed tree default, Table 4.1, so it is not an open choice.)
 """
+
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from fastrecover.experiments import on_line
+from fastrecover.model import DEFAULT_BANDWIDTH, DEFAULT_SNAPSHOT_BANDWIDTH
 from pipeline.scorecard import (
     BY_CONSTRUCTION,
     CALIBRATED,
+    EXECUTED,
+    MODELLED,
+    Assumption,
     Verdict,
     bootstrap_ci,
     ci_text,
     judge,
     mean_ci,
+    robust,
     share_ci,
     trend,
     trend_conditions,
@@ -32,6 +49,67 @@ VARIANCE_BANDS = {"NSegments": (4 / 3, 3.0), "1Segment": (10 / 3, 7.5)}
 ALMOST_ALL = 90.0
 # Growth exponents read from log-log slopes (FR9, FR10): quadratic 1.5-2.5, linear 0.5-1.5.
 QUADRATIC, LINEAR = (1.5, 2.5), (0.5, 1.5)
+# The runtime rules' measure (fastrecover.experiments.runtime_point): the minimum over repeats of
+# one call's process CPU time, which other load on the machine does not stretch.
+TIME = "cpu_seconds"
+
+# Open choices of the model (names: the sweep parameters of fastrecover.experiments). Ranges from
+# fastrecover_delta's map of which thesis observations each (B_log, B_snap) meets.
+B_LOG = Assumption(
+    "bandwidth",
+    DEFAULT_BANDWIDTH,
+    (15_000.0, 25_000.0),
+    source="fastrecover_delta's map (200 chains per value): FR3's 'almost 100% infeasible at "
+    "n = 35' holds at B_log <= 20,000 (96%) and fades above it (78% at 25,000); below 15,000 "
+    "NSegments is infeasible on 99% of chains already at n = 10, emptying the NSegments boxes "
+    "of Figs. 4.2-4.3",
+    label="B_log (KB/min)",
+)
+B_SNAP = Assumption(
+    "snapshot_bandwidth",
+    DEFAULT_SNAPSHOT_BANDWIDTH,
+    (1_600_000.0, 5_000_000.0),
+    source="fastrecover_delta's map: the thesis's tree default F_max = 200/min is feasible on "
+    "every default tree from 1.6e6 (75% at 1.5e6); up to 5e6 both printed NSegments maxima "
+    "(1.211 at n = 10, 0.49 at n = 15) stay within a factor of about 2 of ours",
+    label="B_snap (KB/min)",
+)
+RHO = Assumption(
+    "rho_variance",
+    0.03,
+    (0.03**2,),
+    source="Table 4.1: ρ_i Gaussian with mean 0.1 and 'variance 0.03'; read as a standard "
+    "deviation of 0.03 the other way (fastrecover_delta, fastrecover_tree's sensitivity)",
+    label="ρ's variance",
+)
+# Chains: B_snap scales every chain RT by one factor and leaves feasibility alone
+# (tests/fastrecover/test_algorithm1.py), so no chain trend or share can move with it.
+CHAIN_ASSUMPTIONS = (B_LOG, RHO)
+PROXY_ASSUMPTIONS = (B_LOG, B_SNAP, RHO)
+
+
+def across(
+    rule,
+    data,
+    alternatives: Mapping[tuple[str, object], object],
+    assumptions: Sequence[Assumption],
+    *args,
+) -> Verdict:
+    """``rule(data, *args)`` judged through ``robust``: at the defaults on ``data``, and with one
+    assumption at a time at each alternative on ``alternatives[(name, value)]``, the same sweep
+    rerun with that choice changed (the same topology indices: common random numbers)."""
+    defaults = {a.name: a.default for a in assumptions}
+    missing = [
+        (a.name, v) for a in assumptions for v in a.alternatives if (a.name, v) not in alternatives
+    ]
+    if missing:
+        raise ValueError(f"alternatives must hold a rerun for every range end; missing {missing}")
+
+    def at(**choices):
+        changed = [(k, v) for k, v in choices.items() if v != defaults[k]]
+        return rule(alternatives[changed[0]] if changed else data, *args)
+
+    return robust(at, assumptions)
 
 
 def _meets(holds) -> str:
@@ -63,6 +141,7 @@ def fr1(runs: pd.DataFrame, shape: str) -> Verdict:
         reproduced=f"{pairs} paired comparisons",
         rule="RT_FastRecover <= RT_baseline·(1 + 1e-9) on every topology where both are feasible",
         when_holds=BY_CONSTRUCTION,
+        evidence=EXECUTED,
     )
 
 
@@ -96,6 +175,7 @@ def fr2(runs: pd.DataFrame) -> Verdict:
         reproduced="; ".join(shown),
         rule=f"per baseline: 95% CI of the mean per-topology reduction > 0 (headline) and "
         f"meeting {lo_band:g}-{hi_band:g}% (about 50%)",
+        evidence=MODELLED,
     )
 
 
@@ -122,6 +202,7 @@ def fr3(runs: pd.DataFrame, defaults: dict) -> Verdict:
         rule=f"CI of share(n_max) - share(n_min) > 0 (paired chains); CI at n_max reaches "
         f"{ALMOST_ALL:g}% (Wilson); Δ's bandwidth was set for this",
         when_holds=CALIBRATED,
+        evidence=MODELLED,
     )
 
 
@@ -139,7 +220,8 @@ def _trends(runs, defaults, column, claims: dict, frame_fn=None) -> tuple[dict, 
 
 
 def fr4(runs: pd.DataFrame, defaults: dict) -> Verdict:
-    """FR4: NSegments' infeasibility grows with Ω, falls with CH_max and with Z."""
+    """FR4: NSegments' infeasibility grows with Ω, falls with CH_max and with Z. Modelled
+    (feasibility follows B_log): the notebook judges it ``across`` CHAIN_ASSUMPTIONS."""
     claims = {
         "omega": (+1, "grows", True),
         "ch_max": (-1, "falls", True),
@@ -153,12 +235,14 @@ def fr4(runs: pd.DataFrame, defaults: dict) -> Verdict:
         reproduced="; ".join(shown),
         rule="per line: 95% CI of the paired change from the first to the last value on the "
         "claimed side of 0; detail: no step's CI entirely on the wrong side",
+        evidence=MODELLED,
     )
 
 
 def fr5(runs: pd.DataFrame, defaults: dict) -> Verdict:
     """FR5: RT_FastRecover grows with n and Ω, falls with CH_max, and falls (weakly) with Z (the
-    weak Z trend is a detail, the other three the headline)."""
+    weak Z trend is a detail, the other three the headline). Modelled (RT follows Δ and ρ): the
+    notebook judges it ``across`` CHAIN_ASSUMPTIONS."""
     claims = {
         "n": (+1, "grows", True),
         "omega": (+1, "grows", True),
@@ -174,6 +258,7 @@ def fr5(runs: pd.DataFrame, defaults: dict) -> Verdict:
         rule="per line: 95% CI of the paired change of RT_FastRecover from the first to the last "
         "value on the claimed side of 0 (n, Ω, CH_max headline; Z detail); detail: no step "
         "significantly reversed",
+        evidence=MODELLED,
     )
 
 
@@ -209,6 +294,7 @@ def fr6(ratios: pd.DataFrame) -> Verdict:
             paper_value="variance ratios about 2 (NSegments) and 5 (1Segment)",
             reproduced="no n with enough chains",
             rule="ratio CIs meet 4/3-3 and 10/3-7.5 at every n",
+            evidence=MODELLED,
         )
     head, detail, shown = {}, {}, []
     for base, (lo_band, hi_band) in VARIANCE_BANDS.items():
@@ -233,6 +319,7 @@ def fr6(ratios: pd.DataFrame) -> Verdict:
         reproduced="; ".join(shown),
         rule="per n (chains where all three are feasible, >= 10): bootstrap 95% CI of the "
         "variance ratio meets 4/3-3 (NSegments) and 10/3-7.5 (1Segment)",
+        evidence=MODELLED,
     )
 
 
@@ -271,6 +358,7 @@ def fr7(runs: pd.DataFrame, defaults: dict) -> Verdict:
         rule="per baseline and line: 95% CI of the paired change of the per-tree reduction (%) "
         "from the first to the last value on the claimed side of 0; detail: no step "
         "significantly reversed",
+        evidence=MODELLED,
     )
 
 
@@ -280,7 +368,8 @@ def fr8(lines: dict[str, pd.DataFrame]) -> Verdict:
     ``lines`` maps "<shape> <parameter>" to that fixed-n line's rows. Headline: wherever
     RT_FastRecover changes significantly from the first to the last value, each simulated
     measure changes significantly the same way; detail: no step where the two change
-    significantly in opposite directions."""
+    significantly in opposite directions. Modelled (both measures follow Δ and ρ): the notebook
+    judges it ``across`` PROXY_ASSUMPTIONS."""
     head, detail, shown = {}, {}, []
     for label, line in lines.items():
         name = label.split()[-1]
@@ -319,6 +408,7 @@ def fr8(lines: dict[str, pd.DataFrame]) -> Verdict:
         reproduced="; ".join(shown),
         rule="on each fixed-n line where RT_FastRecover's paired first-to-last change has a 95% "
         "CI excluding 0, each simulated measure's change has a CI excluding 0 on the same side",
+        evidence=MODELLED,
     )
 
 
@@ -332,13 +422,14 @@ def loglog_slope(x, seconds) -> tuple[float, float, float]:
 def fr9(chain_n: pd.DataFrame, chain_z: pd.DataFrame, ranges: dict) -> Verdict:
     """FR9: Algorithm 1's running time grows quadratically in n and in Z. The fit window is the
     thesis's chain ranges (``ranges``: {"n": (5, 35), "z": (20, 100)}), fixed before the data;
-    slopes over the whole measured range are reported beside."""
+    slopes over the whole measured range are reported beside. Time is ``TIME``, the minimum over
+    repeats of a call's process CPU time, so the verdict does not move with the machine's load."""
     head, detail, shown = {}, {}, []
     for name, frame in (("n", chain_n), ("z", chain_z)):
         lo_r, hi_r = ranges[name]
         window = frame[frame[name].between(lo_r, hi_r)]
-        slope, lo, hi = loglog_slope(window[name], window["seconds"])
-        whole = loglog_slope(frame[name], frame["seconds"])[0]
+        slope, lo, hi = loglog_slope(window[name], window[TIME])
+        whole = loglog_slope(frame[name], frame[TIME])[0]
         shown.append(
             f"{name} in {lo_r}-{hi_r}: slope {ci_text(slope, lo, hi)}; "
             f"{frame[name].min()}-{frame[name].max()}: {whole:.2f}"
@@ -356,6 +447,7 @@ def fr9(chain_n: pd.DataFrame, chain_z: pd.DataFrame, ranges: dict) -> Verdict:
         reproduced="; ".join(shown),
         rule=f"log-log slope over the thesis's ranges (n 5-35, Z 20-100), 95% CI: > 0 "
         f"(headline) and meeting {QUADRATIC[0]}-{QUADRATIC[1]} (quadratic)",
+        evidence=EXECUTED,
     )
 
 
@@ -379,11 +471,11 @@ def fr10(enum_z: pd.DataFrame, enum_n: pd.DataFrame, knap_z: pd.DataFrame) -> Ve
     """FR10: Algorithm 2 (the thesis's enumeration of budget splits) grows linearly in n and
     exponentially in Z. Headline: over the measured Z range an exponential fits the mean
     log-times better than a power law; details: the enumeration's power-law exponent exceeds the
-    knapsack recurrence's (same trees) and the n slope's CI meets 0.5-1.5."""
-    fits = growth_fits(enum_z["z"], enum_z["seconds"])
-    knap = loglog_slope(knap_z["z"], knap_z["seconds"])
-    enum_slope = loglog_slope(enum_z["z"], enum_z["seconds"])
-    n_slope = loglog_slope(enum_n["n"], enum_n["seconds"])
+    knapsack recurrence's (same trees) and the n slope's CI meets 0.5-1.5. Time is ``TIME``."""
+    fits = growth_fits(enum_z["z"], enum_z[TIME])
+    knap = loglog_slope(knap_z["z"], knap_z[TIME])
+    enum_slope = loglog_slope(enum_z["z"], enum_z[TIME])
+    n_slope = loglog_slope(enum_n["n"], enum_n[TIME])
     linear = bool(n_slope[2] >= LINEAR[0] and n_slope[1] <= LINEAR[1])
     return judge(
         {
@@ -403,6 +495,7 @@ def fr10(enum_z: pd.DataFrame, enum_n: pd.DataFrame, knap_z: pd.DataFrame) -> Ve
         rule="exponential fit of mean log-time over Z better than a power-law fit (residual "
         "sum of squares); enumeration's Z slope CI above the knapsack's; n slope CI meets "
         "0.5-1.5",
+        evidence=EXECUTED,
     )
 
 
@@ -422,6 +515,7 @@ def fr11(runs: pd.DataFrame) -> Verdict:
         f"{100 * (gain > 1e-9).mean():.0f}% of chains",
         rule="RT_RSRFS <= RT_Algorithm1·(1 + 1e-12) and CH <= CH_max·(1 + 1e-9) on every chain",
         when_holds=BY_CONSTRUCTION,
+        evidence=EXECUTED,
     )
 
 

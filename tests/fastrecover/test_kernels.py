@@ -129,9 +129,11 @@ def test_proxy_points_return_the_full_points_values(full, short, omega):
             assert value == a[key] or (np.isnan(value) and np.isnan(a[key]))
 
 
-def test_runtime_point_times_one_run_and_rejects_an_unknown_shape():
-    params = {"shape": "chain", "n": 5, "z": 10, "ch_max": CHAIN.ch_max}
+def test_runtime_point_times_one_run_and_rejects_an_unknown_shape_or_repeat_count():
+    params = {"shape": "chain", "n": 5, "z": 10, "ch_max": CHAIN.ch_max, "repeats": 2}
     first = experiments.runtime_point(params, np.random.default_rng(0))
-    assert first["seconds"] > 0
+    assert first["cpu_seconds"] > 0 and first["wall_seconds"] > 0
     with pytest.raises(ValueError, match="shape"):
         experiments.runtime_point(dict(params, shape="ring"), np.random.default_rng(0))
+    with pytest.raises(ValueError, match="repeats"):
+        experiments.runtime_point(dict(params, repeats=0), np.random.default_rng(0))

@@ -2,13 +2,25 @@
 change its verdict (``test_*_fails_on_*``)."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from fastrecover.experiments import on_line
 from fastrecover.settings import CHAIN
-from pipeline.scorecard import BY_CONSTRUCTION, CALIBRATED, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.report import Report
+from pipeline.scorecard import (
+    BY_CONSTRUCTION,
+    CALIBRATED,
+    DEPENDS,
+    EXECUTED,
+    MODELLED,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+)
 from pipeline.verdicts import fastrecover as rules
 
 LINES = {
@@ -75,6 +87,7 @@ def thesis_like(rt=None, infeasible=None, ratio=None, topologies=300, seed=0):
 def test_fr1_is_by_construction_and_fails_on_a_fastrecover_above_a_baseline():
     runs = thesis_like()
     assert rules.fr1(runs, "chain").verdict == BY_CONSTRUCTION
+    assert rules.fr1(runs, "chain").evidence == EXECUTED
     runs.loc[3, "RT_FastRecover"] = runs.loc[3, "RT_1Segment"] * 1.01
     bad = rules.fr1(runs, "chain")
     assert bad.verdict == NOT_REPRODUCED and "above 1Segment on 1 of" in bad.reason
@@ -82,6 +95,7 @@ def test_fr1_is_by_construction_and_fails_on_a_fastrecover_above_a_baseline():
 
 def test_fr2_fails_on_reductions_far_from_50_percent_against_either_baseline():
     assert rules.fr2(thesis_like()).verdict == REPRODUCED
+    assert rules.fr2(thesis_like()).evidence == MODELLED
     # 15% and 87%: their average is about 50%, but neither baseline is.
     far = thesis_like(ratio=lambda p: {"NSegments": 1.18, "1Segment": 7.7})
     verdict = rules.fr2(far)
@@ -180,12 +194,12 @@ def test_fr8_fails_on_a_simulated_measure_moving_against_the_model():
 
 def _times(exponent_n, exponent_z, rng):
     rows = [
-        {"n": n, "z": CHAIN.z, "seconds": 1e-5 * n**exponent_n * np.exp(rng.normal(0, 0.05))}
+        {"n": n, "z": CHAIN.z, rules.TIME: 1e-5 * n**exponent_n * np.exp(rng.normal(0, 0.05))}
         for n in (5, 10, 15, 20, 35, 50)
         for _ in range(10)
     ]
     rows_z = [
-        {"n": 15, "z": z, "seconds": 1e-5 * z**exponent_z * np.exp(rng.normal(0, 0.05))}
+        {"n": 15, "z": z, rules.TIME: 1e-5 * z**exponent_z * np.exp(rng.normal(0, 0.05))}
         for z in (20, 40, 60, 80, 100, 160)
         for _ in range(10)
     ]
@@ -196,6 +210,7 @@ def test_fr9_fails_on_cubic_growth_and_on_no_growth():
     rng = np.random.default_rng(2)
     ranges = {"n": (5, 35), "z": (20, 100)}
     assert rules.fr9(*_times(2, 2, rng), ranges).verdict == REPRODUCED
+    assert rules.fr9(*_times(2, 2, rng), ranges).evidence == EXECUTED
     cubic = rules.fr9(*_times(3, 2, rng), ranges)
     assert cubic.verdict == PARTLY
     # A failing band condition reads as failing, not as "fails: ... meets 1.5-2.5".
@@ -210,21 +225,21 @@ def test_fr10_fails_on_power_law_growth_in_z():
     def frame(z_time):
         enum_z = pd.DataFrame(
             [
-                {"z": z, "seconds": z_time(z) * np.exp(rng.normal(0, 0.05))}
+                {"z": z, rules.TIME: z_time(z) * np.exp(rng.normal(0, 0.05))}
                 for z in zs
                 for _ in range(5)
             ]
         )
         enum_n = pd.DataFrame(
             [
-                {"n": n, "seconds": 1e-3 * n * np.exp(rng.normal(0, 0.05))}
+                {"n": n, rules.TIME: 1e-3 * n * np.exp(rng.normal(0, 0.05))}
                 for n in ns
                 for _ in range(5)
             ]
         )
         knap = pd.DataFrame(
             [
-                {"z": z, "seconds": 1e-4 * z * np.exp(rng.normal(0, 0.05))}
+                {"z": z, rules.TIME: 1e-4 * z * np.exp(rng.normal(0, 0.05))}
                 for z in zs
                 for _ in range(5)
             ]
@@ -245,6 +260,7 @@ def test_fr11_is_by_construction_and_fails_on_a_raised_rt_or_a_broken_budget():
         }
     )
     assert rules.fr11(runs).verdict == BY_CONSTRUCTION
+    assert rules.fr11(runs).evidence == EXECUTED
     assert rules.fr11(runs.assign(RT_RSRFS=[1.1, 2.0])).verdict == NOT_REPRODUCED
     assert rules.fr11(runs.assign(CH_RSRFS=[0.3, 0.41])).verdict == NOT_REPRODUCED
 
@@ -265,3 +281,81 @@ def test_sensitivity_cis_shrink_with_more_topologies():
     runs = thesis_like(topologies=5)
     table = rules.sensitivity(runs, {("all", "points"): runs["n"] > 0})
     assert 0 <= table["nsegments_infeasible_ci95_low"].iloc[0] <= 100
+
+
+def _alternatives(assumptions, make):
+    """A rerun per range end: ``make(name, value)`` gives that rerun's rows."""
+    return {(a.name, v): make(a.name, v) for a in assumptions for v in a.alternatives}
+
+
+def test_across_keeps_a_modelled_verdict_that_holds_at_every_range_end(tmp_path):
+    runs = thesis_like()
+    # Each rerun: other chains (another seed), the same thesis-like trends.
+    seeds = iter(range(10, 20))
+    alternatives = _alternatives(
+        rules.CHAIN_ASSUMPTIONS, lambda name, value: thesis_like(seed=next(seeds))
+    )
+    verdict = rules.across(rules.fr5, runs, alternatives, rules.CHAIN_ASSUMPTIONS, DEFAULTS)
+    assert verdict.verdict == REPRODUCED and verdict.evidence == MODELLED
+    ends = {(name, value) for name, value, _ in verdict.robustness}
+    assert ends == set(alternatives)
+    assert "B_log (KB/min) = 25000.0" in verdict.reason
+    # Only a verdict re-judged across its ranges may be recorded as modelled and reproduced.
+    assert Report("fastrecover_chain", tmp_path).record("FR5", verdict) == REPRODUCED
+    with pytest.raises(ValueError, match="modelled and reads reproduced"):
+        Report("fastrecover_chain", tmp_path).record("FR5", rules.fr5(runs, DEFAULTS))
+
+
+def test_fr5_fails_on_rt_falling_with_n_at_a_range_end_and_reads_depends():
+    runs = thesis_like()
+    falling_n = thesis_like(rt=lambda p: (35 / p["n"]) * (0.4 / p["ch_max"]) * p["omega"] / 3000)
+    alternatives = _alternatives(
+        rules.CHAIN_ASSUMPTIONS,
+        lambda name, value: falling_n if (name, value) == ("bandwidth", 25_000.0) else runs,
+    )
+    verdict = rules.across(rules.fr5, runs, alternatives, rules.CHAIN_ASSUMPTIONS, DEFAULTS)
+    assert verdict.verdict == DEPENDS
+    assert "B_log (KB/min): reproduced at 20000.0, not reproduced at 25000.0" in verdict.reason
+
+
+def test_fr8_across_the_proxy_assumptions_reads_depends_on_a_flip_at_one_end():
+    agree, against = _proxy(+1), _proxy(-1)
+    alternatives = _alternatives(
+        rules.PROXY_ASSUMPTIONS,
+        lambda name, value: against if name == "snapshot_bandwidth" and value > 2e6 else agree,
+    )
+    verdict = rules.across(rules.fr8, agree, alternatives, rules.PROXY_ASSUMPTIONS)
+    assert verdict.verdict == DEPENDS and "B_snap (KB/min)" in verdict.reason
+    steady = _alternatives(rules.PROXY_ASSUMPTIONS, lambda name, value: agree)
+    assert rules.across(rules.fr8, agree, steady, rules.PROXY_ASSUMPTIONS).verdict == REPRODUCED
+
+
+def test_across_fails_on_a_range_end_without_its_rerun():
+    runs = thesis_like(topologies=20)
+    alternatives = {("bandwidth", 15_000.0): runs}
+    with pytest.raises(ValueError, match="missing"):
+        rules.across(rules.fr4, runs, alternatives, rules.CHAIN_ASSUMPTIONS, DEFAULTS)
+
+
+# Chain times of two full runs of fastrecover_runtime on one commit (n 5-35 at Z = 60, Z 20-100 at
+# n = 15; 100 chains per point): the machine as it was, and with two CPU-bound processes beside it.
+IDLE_HOG = Path(__file__).parent / "fixtures" / "fastrecover_runtime_idle_hog.csv"
+
+
+def _fr9_by_run(measure):
+    samples = pd.read_csv(IDLE_HOG).rename(columns={measure: "measured"})
+    out = {}
+    for run, part in samples.groupby("run"):
+        lines = [
+            part[part["line"] == line].assign(**{rules.TIME: part["measured"]}) for line in "nz"
+        ]
+        out[run] = rules.fr9(*lines, {"n": (5, 35), "z": (20, 100)})
+    return out
+
+
+def test_fr9_gives_one_verdict_on_cpu_times_measured_idle_and_beside_a_cpu_hog():
+    cpu = _fr9_by_run(rules.TIME)
+    assert cpu["idle"].verdict == cpu["hog"].verdict
+    # The same calls' wall-clock times, the former measure, give two verdicts: load stretched them.
+    wall = _fr9_by_run("wall_seconds")
+    assert wall["idle"].verdict != wall["hog"].verdict
