@@ -1,9 +1,10 @@
-"""PPA Q1 benchmark (make bench): the Q1 job (`pipeline.jobs.ppa_queries.q1_partials`: every
-record of the synthetic WC98 log a Spark row, counted per window, O1 task and page, collected to
-the driver) beside a bare `spark.range(N)` hash aggregate of the same N (1000 groups, collected), in the same
-session. Prints rows/s of each and their time ratio (issue 19 aims at <= 3 at the paper's N); the
-figures are reported, never asserted. N is the paper's 73,291,868 unless REPRO_Q1_BENCH_RECORDS
-says otherwise."""
+"""PPA Q1 benchmark (make bench): the Q1 job (`pipeline.jobs.ppa_queries.q1_partials`: every record
+of the synthetic WC98 log a Spark row, counted per window, O1 task and page, collected to the
+driver) beside a bare `spark.range(N)` hash aggregate of the same N (1000 groups, collected), in
+the same session. Prints rows/s of each and their time ratio (issue 19 aims at <= 3 at the
+paper's N); the figures are reported, never asserted. N is the paper's 73,291,868 unless
+REPRO_Q1_BENCH_RECORDS says otherwise.
+"""
 
 import os
 import time
