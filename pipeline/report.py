@@ -24,7 +24,7 @@ import pandas as pd
 from pipeline import paths
 from pipeline.files import temporary_beside, write_text_atomic
 from pipeline.paper import claims, paper_of
-from pipeline.scorecard import COLUMNS, MODELLED, REPRODUCED, Verdict, number
+from pipeline.scorecard import COLUMNS, EVIDENCE, MODELLED, REPRODUCED, Verdict, number
 
 FIGURE_FORMATS = ("png", "svg")
 
@@ -100,6 +100,11 @@ class Report:
             raise ValueError(
                 f"verdict must be a pipeline.scorecard.Verdict; got {type(verdict).__name__}"
             )
+        if verdict.evidence is None:
+            raise ValueError(
+                f"claim {claim!r} has no evidence kind: its rule must pass evidence= one of "
+                f"{EVIDENCE}"
+            )
         if (
             verdict.evidence == MODELLED
             and verdict.verdict == REPRODUCED
@@ -114,7 +119,7 @@ class Report:
             verdict.paper_value,
             verdict.reproduced,
             verdict.rule,
-            verdict.evidence or "",
+            verdict.evidence,
             verdict.verdict,
             verdict.reason,
         )

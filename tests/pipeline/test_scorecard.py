@@ -200,3 +200,10 @@ def test_a_report_refuses_a_modelled_reproduced_row_whose_assumptions_were_not_r
     assert rep.record("ML1", judged) == REPRODUCED
     row = pd.read_csv(tmp_path / "scorecard" / "multilevel_tables.csv").iloc[0]
     assert row["evidence"] == MODELLED and row["verdict"] == REPRODUCED
+
+
+def test_a_report_refuses_a_row_without_an_evidence_kind(tmp_path):
+    from pipeline.report import Report
+
+    with pytest.raises(ValueError, match="has no evidence kind"):
+        Report("multilevel_tables", reports_dir=tmp_path).record("ML1", judge({"a": True}, **TEXTS))
