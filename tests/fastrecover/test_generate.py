@@ -44,11 +44,12 @@ def test_same_seed_same_topology():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"s": 0.0}, "s must be in"),
-        ({"s": 1.5}, "s must be in"),
-        ({"pi": -1.0}, "pi must be > 0"),
-        ({"theta": 0.0}, "theta must be > 0"),
-        ({"rho": -0.1}, "rho must be >= 0"),
+        ({"s": 0.0}, r"s must be a number in \(0, 1\]"),
+        ({"s": 1.5}, r"s must be a number in \(0, 1\]"),
+        ({"s": "a"}, r"s must be a number in \(0, 1\]; got 'a'"),
+        ({"pi": -1.0}, "pi must be a number > 0"),
+        ({"theta": 0.0}, "theta must be a number > 0"),
+        ({"rho": -0.1}, "rho must be a number >= 0"),
         ({"tau": float("nan")}, "tau"),
     ],
 )
