@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
             return _verify(args.reference, args.notebooks)
         if args.command == "reference":
             return _reference()
-        if args.master:
+        if args.master:  # checked before it is set: the kernels inherit it, and so would a typo
+            check_master(args.master)
             os.environ[MASTER_ENV] = args.master
         if args.command == "run":
             overrides = dict(parse_assignment(p) for p in args.param)

@@ -332,7 +332,7 @@ def test_a_failed_rerun_keeps_the_last_complete_run_and_says_so(reports, tmp_pat
     broken = _variant(
         tmp_path,
         "broken",
-        'rep.compare("ML2", paper_value=1.0, reproduced=1.0, atol=0.1)\n'
+        'rep.compare("ML2", paper_value=1.0, reproduced=1.0, atol=0.1, evidence=EXECUTED)\n'
         'rep.figure(fig, "fixture_fig", "from the failed run")\n'
         'raise ValueError("fails after recording")\n',
     )
@@ -373,7 +373,7 @@ def test_verdicts_of_failed_or_overridden_runs_are_marked_and_not_counted(report
 
 
 SLOW = (
-    'rep.compare("ML2", paper_value=1.0, reproduced=1.0, atol=0.1)\n'
+    'rep.compare("ML2", paper_value=1.0, reproduced=1.0, atol=0.1, evidence=EXECUTED)\n'
     'rep.figure(fig, "fixture_fig_2", "from the interrupted run")\n'
     "import time\n"
     "time.sleep(120)\n"
