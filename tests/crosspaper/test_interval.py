@@ -1,0 +1,241 @@
+"""crosspaper.interval: the trace boundary, the one recovery model against the simulator, the
+QoS-constrained interval against its definition, the sensitivity knobs, the decision map's
+statuses, and the Khaos mapping against the Khaos paper's own Tables II-III."""
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crosspaper import interval as I
+from crosspaper.scenarios import load, to_khaos, to_multilevel
+from khaos.simulate import SimParams, drain_time, simulate
+from multilevel.optimize import optimal
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+SIM = SimParams(capacity=40_000.0, restart_s=20.0, drain_tau_s=30.0)
+
+
+def write_trace(path, rates, first=0, header="second,rate"):
+    lines = [header] + [f"{first + i},{r}" for i, r in enumerate(rates)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# -- the trace boundary ------------------------------------------------------------------------
+def test_read_trace_round_trips(tmp_path):
+    rates = np.linspace(1000.0, 2000.0, 900)
+    trace = I.read_trace(write_trace(tmp_path / "t.csv", rates, first=100))
+    assert trace.index[0] == 100 and trace.index[-1] == 999
+    np.testing.assert_allclose(trace.to_numpy(), rates)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda r: (r, "second,events"), r"missing column\(s\) \['rate'\]"),
+        (lambda r: (r[:100], "second,rate"), "at least 600 rows"),
+    ],
+)
+def test_read_trace_fails_on_bad_structure(tmp_path, edit, message):
+    rates, header = edit([1000.0] * 900)
+    path = write_trace(tmp_path / "t.csv", rates, header=header)
+    with pytest.raises(ValueError, match=message):
+        I.read_trace(path)
+
+
+def test_read_trace_fails_on_bad_rows_naming_column_and_row(tmp_path):
+    rates = [1000.0] * 900
+    rates[41] = -5.0
+    with pytest.raises(ValueError, match=r"column 'rate', row 42: .* got -5\.0"):
+        I.read_trace(write_trace(tmp_path / "neg.csv", rates))
+    rates[41] = "oops"
+    with pytest.raises(ValueError, match=r"column 'rate', row 42"):
+        I.read_trace(write_trace(tmp_path / "text.csv", rates))
+    path = tmp_path / "gap.csv"
+    lines = ["second,rate"] + [f"{s},1000" for s in [*range(300), *range(301, 901)]]
+    path.write_text("\n".join(lines))
+    with pytest.raises(ValueError, match=r"column 'second', row 301: .* 299 is followed by 301"):
+        I.read_trace(path)
+    with pytest.raises(ValueError, match="no such file"):
+        I.read_trace(tmp_path / "absent.csv")
+
+
+def test_trace_failures_follow_the_scenario_rate(tmp_path):
+    s = load("khaos_ysb")  # 12.5 failures per day
+    trace = pd.Series(1.0, index=pd.RangeIndex(50, 50 + 86_400 * 2))
+    found = I.trace_failures(trace, s)
+    assert len(found) == 25
+    assert all(50 <= x < 50 + 86_400 * 2 for x in found)
+    assert len(set(np.diff(found))) <= 2  # evenly spaced (up to rounding)
+    assert len(I.trace_failures(trace.iloc[:600], s)) == 1  # at least one
+
+
+def test_job_on_a_trace_replays_it(tmp_path):
+    """A synthetic two-hour trace with a load step: the job takes its workload and failures from
+    the trace, and a replay point on it injects them."""
+    rates = [5000.0] * 3600 + [20_000.0] * 3600
+    path = write_trace(tmp_path / "my_job.csv", rates)
+    s = load("khaos_iot")
+    job = I.Job(s, DATA / "khaos", trace=path, levels=4, profile_configurations=3)
+    assert len(job.workload) == 7200 and job.peak == pytest.approx(20_000.0)
+    assert job.source["trace"] == str(path.resolve()) and len(job.source["trace_sha256"]) == 64
+    assert job.failure_seconds == I.trace_failures(job.workload, s)
+    row = I.replay_point(job.point(30), np.random.default_rng(0))
+    assert row["failures"] == len(job.failure_seconds)
+    assert row["checkpoint_latency_ms"] == pytest.approx(job.sim.checkpoint_ms * 5 / 30)
+
+
+# -- the one recovery model ----------------------------------------------------------------------
+def test_recovery_worst_is_the_simulator_closed_form():
+    cis = np.array([10, 60, 200])
+    np.testing.assert_allclose(I.recovery_s(20_000, cis, SIM), drain_time(20_000, cis, SIM))
+
+
+@pytest.mark.parametrize("timing", I.TIMINGS)
+@pytest.mark.parametrize("ci", [30, 90])
+def test_recovery_matches_the_simulator(timing, ci):
+    """One failure at constant arrivals in the simulator (failure injected at the worst moment or
+    mid-interval) recovers within 3 s of the closed form (the simulator steps whole seconds through
+    the restart, the linear and the exponential drain: up to a second each)."""
+    a = 20_000.0
+    sim = SIM if timing == "worst" else replace(SIM, inject_before_s=ci // 2)
+    arrivals = pd.Series(a, index=pd.RangeIndex(0, 4000))
+    result = simulate(arrivals, ci, [1000], sim)
+    simulated = float(result.failures["recovery_s"].iloc[0])
+    expected = float(I.recovery_s(a, ci, SIM, timing))  # even CIs: CI // 2 = CI / 2
+    assert simulated == pytest.approx(expected, abs=3.0)
+
+
+def test_recovery_grows_with_the_interval_and_mid_is_shorter():
+    cis = np.arange(8, 600)
+    worst, mid = I.recovery_s(20_000, cis, SIM), I.recovery_s(20_000, cis, SIM, "mid")
+    assert np.all(np.diff(worst) >= 0) and np.all(np.diff(mid) >= 0)
+    assert np.all(mid <= worst)
+    assert np.all(mid[cis >= 100] < worst[cis >= 100])  # equal only while the drain is exponential
+    with pytest.raises(ValueError, match="timing"):
+        I.recovery_s(20_000, 10, SIM, "uniform")
+    with pytest.raises(ValueError, match="ci"):
+        I.recovery_s(20_000, 0, SIM)
+
+
+@pytest.mark.parametrize("timing", I.TIMINGS)
+def test_qos_interval_is_the_longest_meeting_the_limit(timing):
+    limit = 240.0
+    allowed = I.qos_interval(30_000, SIM, limit, timing)
+    assert I.recovery_s(30_000, allowed, SIM, timing) <= limit
+    assert I.recovery_s(30_000, allowed + 1, SIM, timing) > limit
+
+
+def test_qos_interval_fails_on_a_restart_beyond_the_limit():
+    """Infeasible, not an error: NaN when even the restart exceeds the limit or the arrivals
+    reach the capacity."""
+    assert math.isnan(I.qos_interval(30_000, replace(SIM, restart_s=300.0), 240.0))
+    assert math.isnan(I.qos_interval(SIM.capacity, SIM, 240.0))
+
+
+def test_checkpoint_latency_is_the_bump_share():
+    np.testing.assert_allclose(
+        I.checkpoint_latency_ms([2, 10, 100], SIM),
+        SIM.checkpoint_ms * np.array([1.0, 0.5, 0.05]),
+    )
+
+
+# -- sensitivity and the decision map -------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ysb():
+    s = load("khaos_ysb")
+    return s, to_khaos(s).sim
+
+
+def test_headline_statuses(ysb):
+    s, sim = ysb
+    peak = 91_420.0
+    as_given = I.headline(s, sim, peak)
+    assert as_given["status"] == "QoS binds"
+    assert as_given["cost_optimal_s"] == as_given["qos_interval_worst_s"]
+    assert as_given["utilization_optimal_s"] == pytest.approx(optimal(to_multilevel(s, 1)).T)
+    light = I.headline(s, sim, 20_000.0)  # far below capacity the optimum meets the limit
+    assert light["status"] == "optimum meets QoS"
+    assert light["cost_optimal_s"] == light["utilization_optimal_s"]
+    s2, sim2 = I.with_acquisition(s, sim, 360.0)  # no standby: the wait alone breaks the limit
+    waiting = I.headline(s2, sim2, peak)
+    assert waiting["status"] == "infeasible" and math.isnan(waiting["cost_optimal_s"])
+
+
+def test_knobs_move_what_they_should(ysb):
+    s, sim = ysb
+    peak = 91_420.0
+    base = I.headline(s, sim, peak)
+    more = I.headline(I.with_rate(s, 10.0), sim, peak)
+    assert more["qos_interval_worst_s"] == base["qos_interval_worst_s"]  # rate-free constraint
+    assert more["utilization_optimal_s"] < base["utilization_optimal_s"] / 2
+    bigger = I.headline(*I.with_headroom(s, sim, 0.3), peak)
+    assert bigger["qos_interval_worst_s"] > base["qos_interval_worst_s"]
+    cheap = I.headline(*I.with_cost(s, sim, 0.5), peak)
+    assert cheap["utilization_optimal_s"] < base["utilization_optimal_s"]
+    assert cheap["qos_interval_worst_s"] == base["qos_interval_worst_s"]
+    for bad in (lambda: I.with_rate(s, 0.0), lambda: I.with_headroom(s, sim, -1.0)):
+        with pytest.raises(ValueError, match="must be"):
+            bad()
+
+
+def test_decision_map_covers_the_grid_and_marks_infeasible(ysb):
+    s, sim = ysb
+
+    class FakeJob:  # a Job's fields without loading the day
+        scenario, peak = s, 91_420.0
+
+    FakeJob.sim = sim
+    table = I.decision_map(FakeJob, [0.1, 1.0, 10.0], [-0.3, 0.0, 0.3])
+    assert len(table) == 9
+    assert set(table["status"]) <= {"optimum meets QoS", "QoS binds", "infeasible"}
+    low = table[table["headroom"] == -0.3]
+    assert (low["status"] == "infeasible").all()  # 86,100 events/s of capacity at the peak
+    assert table.groupby("headroom")["qos_interval_worst_s"].nunique(dropna=False).eq(1).all()
+    ok = table[table["status"] != "infeasible"]
+    np.testing.assert_allclose(
+        ok["cost_optimal_s"],
+        np.minimum(ok["utilization_optimal_s"], ok["qos_interval_worst_s"]),
+    )
+
+
+# -- the Khaos mapping against the Khaos paper's numbers -----------------------------------------
+def printed(table: str) -> pd.DataFrame:
+    return pd.read_csv(DATA / "paper" / f"{table}.csv")
+
+
+def test_khaos_agreement_fails_on_contrary_tables():
+    table = printed("khaos_table2")
+    replayed = pd.DataFrame(
+        {"ci": [30, 60, 90, 120], "recovery_time_s": [1700.0, 2100.0, 2500.0, 2900.0]}
+    )
+    assert I.khaos_agreement(replayed, table)[1]
+    doubled = replayed.assign(recovery_time_s=replayed["recovery_time_s"] * 2)
+    assert not I.khaos_agreement(doubled, table)[1]
+    reversed_order = replayed.assign(recovery_time_s=replayed["recovery_time_s"].to_numpy()[::-1])
+    assert not I.khaos_agreement(reversed_order, table)[1]
+    assert not I.khaos_agreement(replayed.iloc[:1], table)[1]
+
+
+@pytest.mark.parametrize(
+    ("name", "table"), [("khaos_ysb", "khaos_table3"), ("khaos_iot", "khaos_table2")]
+)
+def test_khaos_mapping_reproduces_tables_ii_iii(name, table):
+    """to_khaos on each Khaos scenario, replayed over its measured day at the printed static
+    CIs, gives the printed total recovery within 50% and in the same order (30-120 s); the QoS
+    and the profiling range are the paper's (Section IV-A)."""
+    s = load(name)
+    setup = to_khaos(s)
+    assert (setup.qos.latency_ms, setup.qos.recovery_s) == (1000.0, 240.0)
+    assert (setup.method.profile_ci_min_s, setup.method.profile_ci_max_s) == (10.0, 120.0)
+    job = I.Job(s, DATA / "khaos")
+    rows = [
+        {"ci": ci, **I.replay_point(job.point(ci), np.random.default_rng(0))}
+        for ci in (30, 60, 90, 120)
+    ]
+    result, agrees = I.khaos_agreement(pd.DataFrame(rows), printed(table))
+    assert agrees, result
