@@ -135,6 +135,7 @@ def test_qos_interval_fails_on_a_restart_beyond_the_limit():
     reach the capacity."""
     assert math.isnan(I.qos_interval(30_000, replace(SIM, restart_s=300.0), 240.0))
     assert math.isnan(I.qos_interval(SIM.capacity, SIM, 240.0))
+    assert I.recovery_s(SIM.capacity * 1.1, 10, SIM) == np.inf
 
 
 def test_checkpoint_latency_is_the_bump_share():
@@ -239,3 +240,10 @@ def test_khaos_mapping_reproduces_tables_ii_iii(name, table):
     ]
     result, agrees = I.khaos_agreement(pd.DataFrame(rows), printed(table))
     assert agrees, result
+
+
+def test_span_names_the_infeasible_cases():
+    rows = pd.DataFrame({"value": ["-30%", "-10%", "+10%"], "x": [np.nan, 22.0, 79.0]})
+    assert I._span(rows, "x") == "22-79 s (infeasible at -30%)"
+    assert I._span(rows.iloc[:1], "x") == "no feasible interval (-30%)"
+    assert I._span(rows.iloc[1:2], "x") == "22 s"
