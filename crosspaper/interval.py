@@ -725,8 +725,12 @@ def khaos_agreement(replayed: pd.DataFrame, printed: pd.DataFrame, tolerance: fl
 
 
 # -- findings, written from the tables ------------------------------------------------------------
-def _fmt(value: float) -> str:
-    return "infeasible" if math.isnan(value) else f"{value:.0f} s"
+def _fmt(value: float, missing: str = "infeasible") -> str:
+    return missing if math.isnan(value) else f"{value:.0f} s"
+
+
+def _number(value: float, spec: str) -> str:
+    return "none" if math.isnan(value) else format(value, spec)
 
 
 def _span(table: pd.DataFrame, column: str) -> str:
@@ -821,19 +825,22 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
     over_mid = each(
         lambda n: f"{c.loc[(n, 'multilevel 1-level'), 'recovery_violations_mid_s']:.0f}"
     )
-    allowed = each(lambda n: _fmt(d.loc[n, "qos_interval_worst_s"]))
-    allowed_mid = each(lambda n: _fmt(d.loc[n, "qos_interval_mid_s"]))
+    allowed = each(lambda n: _fmt(d.loc[n, "qos_interval_worst_s"], "none"))
+    allowed_mid = each(lambda n: _fmt(d.loc[n, "qos_interval_mid_s"], "none"))
     spare = each(
         lambda n: (
             f"{d.loc[n, 'peak_arrivals'] / (d.loc[n, 'capacity'] - d.loc[n, 'peak_arrivals']):.1f}"
         )
     )
-    latency = each(
-        lambda n: (
-            f"{float(checkpoint_latency_ms(d.loc[n, 'qos_interval_worst_s'], jobs[n].sim)):.0f}"
-        )
-    )
-    u_qos = each(lambda n: f"{d.loc[n, 'U_at_qos_interval']:.3f}")
+
+    def latency_at_limit(n) -> str:
+        allowed = d.loc[n, "qos_interval_worst_s"]
+        if math.isnan(allowed):
+            return "nothing (no interval is feasible)"
+        return f"{float(checkpoint_latency_ms(allowed, jobs[n].sim)):.0f} ms"
+
+    latency = each(latency_at_limit)
+    u_qos = each(lambda n: _number(d.loc[n, "U_at_qos_interval"], ".3f"))
     u_opt = each(lambda n: f"{d.loc[n, 'U_at_optimum']:.3f}")
     khaos_ci = each(lambda n: f"{c.loc[(n, 'Khaos runtime'), 'interval_s']:.0f}")
     khaos_over = each(lambda n: f"{c.loc[(n, 'Khaos runtime'), 'recovery_violations_s']:.0f}")
@@ -850,8 +857,8 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         f"**Finding ({' / '.join(names)}).** The utilization-optimal interval (multilevel's "
         f"one-level optimum, Young/Daly within {gap:.0f} s of it) is {optimum} s and replays to "
         f"{over} s of recovery above the limit over the day with failures at the worst moment "
-        f"({over_mid} s with mid-interval failures), while the recovery limit at the peak load "
-        f"allows at most {allowed} ({allowed_mid} mid-interval). "
+        f"({over_mid} s with mid-interval failures), while the longest interval the recovery "
+        f"limit allows at the peak load is {allowed} ({allowed_mid} mid-interval). "
         + (
             f"The optimum meets the limit here: the jobs run far enough below their capacity "
             f"(arrivals / spare {spare} at the peak) for the catch-up to fit in it. "

@@ -247,3 +247,52 @@ def test_span_names_the_infeasible_cases():
     assert I._span(rows, "x") == "22-79 s (infeasible at -30%)"
     assert I._span(rows.iloc[:1], "x") == "no feasible interval (-30%)"
     assert I._span(rows.iloc[1:2], "x") == "22 s"
+
+
+def finding_inputs(allowed: float, status: str):
+    class FakeJob:
+        sim = SIM
+
+    d = pd.DataFrame(
+        [
+            {
+                "scenario": "a",
+                "utilization_optimal_s": 265.0,
+                "qos_interval_worst_s": allowed,
+                "qos_interval_mid_s": allowed * 2,
+                "peak_arrivals": 30_000.0,
+                "capacity": 40_000.0,
+                "U_at_qos_interval": np.nan if np.isnan(allowed) else 0.9,
+                "U_at_optimum": 0.96,
+                "status": status,
+            }
+        ]
+    )
+    c = pd.DataFrame(
+        {
+            "scenario": "a",
+            "choice": ["Young", "Daly", "multilevel 1-level", "Khaos runtime"],
+            "interval_s": [267.0, 268.0, 265.0, 10.0],
+            "recovery_violations_s": [1.0, 1.0, 4601.0, 8.0],
+            "recovery_violations_mid_s": [1.0, 1.0, 2162.0, np.nan],
+        }
+    )
+    runtime = {"a": ({"reconfigurations": 0, "ci_min_s": 10.0, "ci_max_s": 10.0}, None)}
+    return {"a": FakeJob}, d, c, runtime
+
+
+def test_finding_is_written_from_the_tables():
+    text = I.finding(*finding_inputs(50.0, "QoS binds"))
+    assert "is 265 s and replays to 4601 s" in text and "(2162 s with mid-interval" in text
+    assert (
+        "allows at the peak load is 50 s (100 s mid-interval)" in text and "They disagree" in text
+    )
+    assert f"costs {SIM.checkpoint_ms * 5 / 50:.0f} ms of added latency" in text
+    assert "never reconfigured on a (stayed at 10 s)" in text
+    infeasible = I.finding(*finding_inputs(np.nan, "infeasible"))
+    assert (
+        "peak load is none (none mid-interval)" in infeasible
+        and "costs nothing (no interval" in infeasible
+    )
+    meets = I.finding(*finding_inputs(600.0, "optimum meets QoS"))
+    assert "The optimum meets the limit here" in meets and "They disagree" not in meets
