@@ -671,6 +671,19 @@ def decision_map(job: Job, rate_factors, headroom) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def decision_table(table: pd.DataFrame, scenario: str, column: str) -> pd.DataFrame:
+    """One scenario's :func:`decision_map` ``column`` as text, rows headroom, columns failure-rate
+    factor: "<n> s", "infeasible" where NaN, " (QoS)" added to a cost-optimal interval the limit
+    binds."""
+    mine = table[table["scenario"] == scenario]
+    values = mine.pivot(index="headroom", columns="rate_factor", values=column)
+    status = mine.pivot(index="headroom", columns="rate_factor", values="status")
+    text = values.map(_fmt)
+    if column == "cost_optimal_s":
+        text = text.where(status != "QoS binds", text + " (QoS)")
+    return text
+
+
 def disagreement(jobs: dict, curves: pd.DataFrame) -> pd.DataFrame:
     """Per scenario: the headline at the peak load, and on the replayed day the longest grid CI
     whose worst true recovery meets the limit, for each failure timing (curve variants "remote"

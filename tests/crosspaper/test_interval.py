@@ -296,3 +296,20 @@ def test_finding_is_written_from_the_tables():
     )
     meets = I.finding(*finding_inputs(600.0, "optimum meets QoS"))
     assert "The optimum meets the limit here" in meets and "They disagree" not in meets
+
+
+def test_decision_table_marks_infeasible_and_binding():
+    table = pd.DataFrame(
+        {
+            "scenario": "a",
+            "rate_factor": [1.0, 10.0, 1.0, 10.0],
+            "headroom": [-0.3, -0.3, 0.3, 0.3],
+            "cost_optimal_s": [np.nan, np.nan, 136.0, 85.0],
+            "qos_interval_worst_s": [np.nan, np.nan, 136.0, 136.0],
+            "status": ["infeasible", "infeasible", "QoS binds", "optimum meets QoS"],
+        }
+    )
+    shown = I.decision_table(table, "a", "cost_optimal_s")
+    assert shown.loc[-0.3, 1.0] == "infeasible"
+    assert shown.loc[0.3, 1.0] == "136 s (QoS)" and shown.loc[0.3, 10.0] == "85 s"
+    assert I.decision_table(table, "a", "qos_interval_worst_s").loc[0.3, 10.0] == "136 s"
