@@ -46,8 +46,8 @@ def prose(markdown: str) -> str:
 
 @dataclass(frozen=True)
 class Quote:
-    """A number as prose quotes it: its text, value, the decimals it is rounded to (1e-6: 6),
-    whether it is a percentage, and the words around it."""
+    """A number as prose quotes it: its text, value, the decimal place it is rounded to
+    (``_decimals``), whether it is a percentage, and the words around it."""
 
     text: str
     value: float
@@ -64,9 +64,13 @@ class Quote:
 
 
 def _decimals(text: str) -> int:
-    mantissa, _, exponent = text.replace("−", "-").lower().partition("e")
-    places = len(mantissa.partition(".")[2])
-    return places - int(exponent or 0)
+    """The decimal place a number is rounded to: 2.50 -> 2, 1e-6 -> 6, and an integer's trailing
+    zeros are rounding (180,000 -> -4: to ten thousands)."""
+    mantissa, _, exponent = text.replace("−", "-").replace(",", "").lower().partition("e")
+    whole, point, places = mantissa.partition(".")
+    if point or exponent:
+        return len(places) - int(exponent or 0)
+    return -(len(whole) - len(whole.rstrip("0"))) if whole.strip("0") else 0
 
 
 def quoted(text: str, markdown: bool = True) -> list[Quote]:
@@ -121,17 +125,17 @@ def unbacked(text: str, allowed: Iterable[float]) -> list[Quote]:
 
 
 # -- the README against the reference run --------------------------------------------------
-_CLAIM = re.compile(r"\b([A-Z]{2,4}\d{1,2}[a-z]?(?::[\w-]+)?)\b")
 
 
 def reference_values(reference: Path) -> tuple[dict[str, set[float]], dict[str, set[float]]]:
-    """The numbers of a reference run (``repro reference``): per claim, those of its scorecard
-    row (printed value excluded: that is the paper's); per table, every numeric cell."""
+    """The numbers of a reference run (``repro reference``): per claim, every number of its
+    scorecard row (printed and reproduced value, rule, reason); per table, every numeric cell."""
     card = pd.read_csv(Path(reference) / "scorecard.csv", dtype=str, keep_default_na=False)
     claims: dict[str, set[float]] = {}
     for _, row in card.iterrows():
-        text = " ".join(row[c] for c in ("reproduced_value", "tolerance", "reason") if c in row)
-        claims.setdefault(row["claim"], set()).update(_signed_numbers(text))
+        fields = ("paper_value", "reproduced_value", "tolerance", "reason")
+        numbers = numbers_in(" ".join(row[c] for c in fields if c in row))
+        claims.setdefault(row["claim"], set()).update(numbers | {-v for v in numbers})
     tables = {}
     for file in sorted((Path(reference) / "tables").glob("*.csv")):
         frame = pd.read_csv(file)
@@ -140,21 +144,18 @@ def reference_values(reference: Path) -> tuple[dict[str, set[float]], dict[str, 
     return claims, tables
 
 
-def _signed_numbers(text: str) -> set[float]:
-    return (
-        {q.value for q in quoted(text, markdown=False)}
-        | numbers_in(text)
-        | {-v for v in numbers_in(text)}
-    )
-
-
 def cited(paragraph: str, claims: Iterable[str], tables: Iterable[str]) -> tuple[list, list]:
-    """The claims (ML1, FR1:trees; a bare claim id covers its qualified rows) and the tables
-    (by file name, in backticks) a paragraph cites."""
-    claims, tables = list(claims), set(tables)
-    ids = set(_CLAIM.findall(paragraph))
-    named = [c for c in claims if c in ids or c.split(":", 1)[0] in ids]
-    return named, sorted(t for t in re.findall(r"`([\w]+)`", paragraph) if t in tables)
+    """The claims (by id, ML1 or FR1:chains; a bare id cites its qualified rows too) and the
+    tables (by file name in backticks, `incremental_engine_speed`) a paragraph cites."""
+
+    def named(word: str) -> bool:
+        return re.search(rf"(?<![\w:]){re.escape(word)}(?!\w|:\w)", paragraph) is not None
+
+    in_backticks = set(re.findall(r"`(\w+)`", paragraph))
+    return (
+        [c for c in claims if named(c) or named(c.split(":", 1)[0])],
+        sorted(set(tables) & in_backticks),
+    )
 
 
 def unbacked_by_reference(text: str, reference: Path) -> list[tuple[Quote, str]]:
