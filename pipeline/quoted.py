@@ -33,7 +33,7 @@ _REFERENCE = re.compile(
     rf"{_PART}(?:\s*(?:[-–]|,|and|to)\s*{_PART})*"
 )
 _NUMBER = re.compile(
-    r"(?<![\w.,^])(?:\d+(?:\.\d+)?[eE][-−+]?\d+|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w.])"
+    r"(?<![\w.,^])(?:\d+(?:\.\d+)?[eE][-−+]?\d+|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?!\w|\.\d)"
 )
 _ANY_NUMBER = re.compile(r"\d+(?:[.,_]\d+)*(?:[eE][-+]?\d+)?")
 _MINUS = "-−–"
@@ -158,14 +158,18 @@ def cited(paragraph: str, claims: Iterable[str], tables: Iterable[str]) -> tuple
     )
 
 
-def unbacked_by_reference(text: str, reference: Path) -> list[tuple[Quote, str]]:
+def unbacked_by_reference(
+    text: str, reference: Path, inputs: Iterable[float] = ()
+) -> list[tuple[Quote, str]]:
     """The README's rule: every number it quotes appears, rounded as quoted, in the reference
     run's claim rows or tables that its paragraph cites (a claim id such as ML1, a table's file
-    name in backticks). Returns each quote that fails, with why."""
+    name in backticks), unless it is exactly one of ``inputs`` (values that are no result: the
+    paper's printed numbers, the code's settings). Returns each quote that fails, with why."""
     claims, tables = reference_values(reference)
+    inputs = {abs(v) for v in inputs}
     out = []
     for paragraph in re.split(r"\n\s*\n|\n(?=\s*[-*] )|\n(?=\|)", text):
-        quotes = quoted(paragraph)
+        quotes = [q for q in quoted(paragraph) if abs(q.value) not in inputs]
         if not quotes:
             continue
         named_claims, named_tables = cited(paragraph, claims, tables)

@@ -11,7 +11,8 @@ def test_quoted_numbers_are_decimals_thousands_and_exponents_in_prose():
     text = (
         "Figs. 4.2-4.3 (Section 4.2.1, Eq. (3.5), Python 2.7): n = 15 in 30 s gives 1.211 and "
         "0.49, a rate of 1,570/s within 1e-6; PPA-0.5 on Apache-2.0 with rank^-0.1; between "
-        "0.4-0.7 s, a bias of −0.01 and 8.7%; `x = 2.5` and $\\lambda = 0.25$ are code and math."
+        "0.4-0.7 s, a bias of −0.01 and 8.7%; `x = 2.5` and $\\lambda = 0.25$ are code and math. "
+        "It ends at 2.25."
     )
     assert [(q.text, q.value) for q in quoted(text)] == [
         ("1.211", 1.211),
@@ -22,6 +23,7 @@ def test_quoted_numbers_are_decimals_thousands_and_exponents_in_prose():
         ("0.7", 0.7),
         ("0.01", -0.01),
         ("8.7", 8.7),
+        ("2.25", 2.25),
     ]
     # the place each is rounded to: trailing zeros of an integer are rounding, a decimal's not
     assert [q.decimals for q in quoted("1e-6, 2.50, 1,570, 180,000, 2.5e-3")] == [6, 2, -1, -4, 4]
@@ -73,3 +75,10 @@ def test_readme_rule_fails_on_a_planted_wrong_or_uncited_number():
         ("96,500", "cites no claim or table of the reference run"),
         ("180,000", "not in ML1 (as rounded)"),
     ]
+
+
+def test_readme_inputs_need_no_citation_but_must_be_exact():
+    readme = "Input logging runs at B_log = 20,000 KB per minute; the thesis prints 1.211.\n"
+    assert unbacked_by_reference(readme, REFERENCE, inputs={20_000, 1.211}) == []
+    [(quote, _)] = unbacked_by_reference(readme, REFERENCE, inputs={20_000, 1.21})
+    assert quote.text == "1.211"
