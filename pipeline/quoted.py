@@ -30,7 +30,7 @@ _PART = r"\(?\d+(?:\.\d+)*[a-z]?\)?"
 _REFERENCE = re.compile(
     r"\b(?:Sections?|Secs?\.?|Figures?|Figs?\.?|Tables?|Eqs?\.?|Equations?|Theorems?|Lemmas?|"
     r"Appendix|Appendices|Chapters?|Ch\.|Algorithms?|Python)\s*"
-    rf"{_PART}(?:\s*(?:[-–]|,|and|to)\s*{_PART})*"
+    rf"{_PART}(?:\s*(?:[-–]|and)\s*{_PART})*"
 )
 _NUMBER = re.compile(
     r"(?<![\w.,^])(?:\d+(?:\.\d+)?[eE][-−+]?\d+|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?!\w|\.\d)"

@@ -25,6 +25,10 @@ def test_quoted_numbers_are_decimals_thousands_and_exponents_in_prose():
         ("8.7", 8.7),
         ("2.25", 2.25),
     ]
+    assert [q.text for q in quoted("Table 1, 0.8206; Figs. 4.2 and 4.3 at n 1.5")] == [
+        "0.8206",
+        "1.5",
+    ]
     # the place each is rounded to: trailing zeros of an integer are rounding, a decimal's not
     assert [q.decimals for q in quoted("1e-6, 2.50, 1,570, 180,000, 2.5e-3")] == [6, 2, -1, -4, 4]
 
