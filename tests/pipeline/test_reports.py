@@ -457,7 +457,7 @@ def test_usage_errors_print_one_line_and_exit_2(argv, message, reports, capsys):
 def test_a_master_url_is_probed_once_and_then_set(reports, monkeypatch):
     import socket
 
-    monkeypatch.delenv(MASTER_ENV, raising=False)  # restored after the test: main sets it
+    monkeypatch.setenv(MASTER_ENV, "local[1]")  # so that the URL main sets is undone afterwards
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
