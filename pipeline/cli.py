@@ -164,6 +164,7 @@ def _verify(reference: Path, notebooks: Path) -> int:
         raise UsageError(f"no reference run in {reference}: 'repro reference' writes one")
     if not (reports / "scorecard.csv").exists():
         print(f"no run in {reports}: running the full profile first", file=sys.stderr)
+        check_master(master_url())
         check_java()
         _run_many(available(notebooks), "full", {}, notebooks)
     differences = verify.verify(reports, reference)
@@ -192,9 +193,6 @@ def main(argv: list[str] | None = None) -> int:
             return _verify(args.reference, args.notebooks)
         if args.command == "reference":
             return _reference()
-        if args.master:  # checked before it is set: the kernels inherit it, and so would a typo
-            check_master(args.master)
-            os.environ[MASTER_ENV] = args.master
         if args.command == "run":
             overrides = dict(parse_assignment(p) for p in args.param)
             resolve(args.name, args.notebooks)
@@ -210,7 +208,10 @@ def main(argv: list[str] | None = None) -> int:
             parameters_for(name, profile, overrides, args.notebooks)
         if args.command == "reports" and not args.force:
             names = _changed(names, profile, args.notebooks)
-        check_master(master_url())
+        # Probed once, and set only once it answers: the kernels inherit it, and so would a typo.
+        check_master(args.master or master_url())
+        if args.master:
+            os.environ[MASTER_ENV] = args.master
         check_java()
         return _run_many(names, profile, overrides, args.notebooks)
     except (UsageError, JavaError, MasterError, FileNotFoundError) as exc:

@@ -5,13 +5,13 @@ so a reviewer can tell whether a difference may come from another environment.
 """
 
 import hashlib
-import json
 import os
 import platform
 from importlib import metadata
 from pathlib import Path
 
 from pipeline import paths
+from pipeline.notebooks import load_statuses
 from pipeline.spark import java_version
 
 LOCK = paths.ROOT / "requirements.lock"
@@ -37,12 +37,10 @@ def _cpu_model() -> str:
 def run_metadata(reports: Path) -> dict:
     """Commit, lock hash, Python, Java, Spark, machine and seconds per notebook of the run whose
     status records are in ``reports/status``."""
-    statuses = [
-        json.loads(f.read_text()) for f in sorted((Path(reports) / "status").glob("*.json"))
-    ]
+    statuses = load_statuses(reports)
 
     def distinct(key: str) -> list:
-        return sorted({str(s.get(key, "")) for s in statuses if s.get(key)})
+        return sorted({str(getattr(s, key)) for s in statuses if getattr(s, key)})
 
     try:
         spark = metadata.version("pyspark")
@@ -60,6 +58,6 @@ def run_metadata(reports: Path) -> dict:
             "cpus": os.cpu_count(),
             "cpu": _cpu_model(),
         },
-        "seconds": {s["notebook"]: round(float(s.get("seconds", 0.0)), 1) for s in statuses},
-        "status": {s["notebook"]: s.get("status", "") for s in statuses},
+        "seconds": {s.notebook: round(float(s.seconds), 1) for s in statuses},
+        "status": {s.notebook: s.status for s in statuses},
     }

@@ -92,27 +92,35 @@ def _scorecard(folder: Path) -> pd.DataFrame:
     return card.set_index("claim")
 
 
-def compare_scorecards(reference: pd.DataFrame, now: pd.DataFrame) -> list[Difference]:
-    """Claim by claim: the verdict and the evidence kind must match (frames indexed by claim)."""
+COMPARED = ("verdict", "evidence")  # what must match per claim
+
+
+def compare_claim(reference: pd.DataFrame, now: pd.DataFrame, claim: str) -> list[Difference]:
+    """One claim (frames indexed by claim): missing from a side, or its verdict or evidence kind
+    changed; empty when it matches. A column absent from a side reads as empty."""
+    if claim not in now.index:
+        return [
+            Difference(claim, reference.at[claim, "verdict"], "(missing)", "same verdict", True)
+        ]
+    if claim not in reference.index:
+        return [
+            Difference(
+                claim, "(not in the reference)", now.at[claim, "verdict"], "same verdict", True
+            )
+        ]
     out = []
-    for claim in sorted(set(reference.index) | set(now.index)):
-        if claim not in now.index:
-            out.append(
-                Difference(claim, reference.at[claim, "verdict"], "(missing)", "same verdict", True)
-            )
-        elif claim not in reference.index:
-            out.append(
-                Difference(
-                    claim, "(not in the reference)", now.at[claim, "verdict"], "same verdict", True
-                )
-            )
-        else:
-            for column in ("verdict", "evidence"):
-                ref = reference.at[claim, column] if column in reference.columns else ""
-                cur = now.at[claim, column] if column in now.columns else ""
-                if ref != cur:
-                    out.append(Difference(f"{claim} ({column})", ref, cur, f"same {column}", True))
+    for column in COMPARED:
+        ref = reference.at[claim, column] if column in reference.columns else ""
+        cur = now.at[claim, column] if column in now.columns else ""
+        if ref != cur:
+            out.append(Difference(f"{claim} ({column})", ref, cur, f"same {column}", True))
     return out
+
+
+def compare_scorecards(reference: pd.DataFrame, now: pd.DataFrame) -> list[Difference]:
+    """Claim by claim (``compare_claim``), every claim of either side."""
+    claims = sorted(set(reference.index) | set(now.index))
+    return [d for claim in claims for d in compare_claim(reference, now, claim)]
 
 
 def _number(value) -> float | None:
@@ -193,18 +201,12 @@ def claim_status(reports: Path, reference: Path = REFERENCE) -> dict[str, str]:
     ):
         return {}
     ref, now = _scorecard(Path(reference)), _scorecard(Path(reports))
-    status = {}
-    for claim in now.index:
-        if claim not in ref.index:
-            status[claim] = "new"
-        else:
-            same = all(
-                ref.at[claim, c] == now.at[claim, c]
-                for c in ("verdict", "evidence")
-                if c in ref.columns and c in now.columns
-            )
-            status[claim] = "matches" if same else "differs"
-    return status
+    return {
+        claim: "new"
+        if claim not in ref.index
+        else ("differs" if compare_claim(ref, now, claim) else "matches")
+        for claim in now.index
+    }
 
 
 def table_text(differences: list[Difference]) -> str:

@@ -7,14 +7,10 @@ import pytest
 
 from pipeline import paths
 from pipeline.notebooks import available
+from pipeline.quoted import prose
 
 # Math ($$…$$, then $…$) and code (```…```, `…`) are where TeX may stand; the rest is prose.
-_MATH_OR_CODE = re.compile(r"\$\$.+?\$\$|\$[^$\n]+?\$|```.*?```|`[^`\n]*`", re.DOTALL)
 RAW_TEX = re.compile(r"_\{|\^\{|\\frac|\\sum|\\lambda")
-
-
-def prose(markdown: str) -> str:
-    return _MATH_OR_CODE.sub(" ", markdown)
 
 
 def raw_tex(markdown: str) -> list[str]:

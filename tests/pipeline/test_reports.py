@@ -21,6 +21,7 @@ from pipeline.export import mathjax_dir
 from pipeline.index import claim_anchors, stylesheet
 from pipeline.notebooks import UsageError, parameters_for, parse_assignment
 from pipeline.scorecard import LEGEND, VERDICTS
+from pipeline.spark import MASTER_ENV
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
 pytestmark = pytest.mark.notebook
@@ -451,6 +452,26 @@ def test_usage_errors_print_one_line_and_exit_2(argv, message, reports, capsys):
     assert message in err
     assert err.count("\n") == 1 and err.startswith("repro: ")
     assert not (reports / "status").exists()  # nothing ran
+
+
+def test_a_master_url_is_probed_once_and_then_set(reports, monkeypatch):
+    import socket
+
+    monkeypatch.setenv(MASTER_ENV, "local[1]")  # so that the URL main sets is undone afterwards
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.settimeout(0.5)
+        url = f"spark://127.0.0.1:{server.getsockname()[1]}"
+        argv = ["run", "multilevel_fixture_ok", "--master", url, "--notebooks", str(FIXTURES)]
+        assert main(argv) == 0
+        probes = 0
+        with contextlib.suppress(TimeoutError):
+            while True:
+                server.accept()[0].close()
+                probes += 1
+    assert probes == 1
+    assert os.environ[MASTER_ENV] == url
 
 
 @pytest.mark.parametrize("command", ["list", "reports", "run multilevel_tables"])

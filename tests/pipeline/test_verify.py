@@ -1,11 +1,13 @@
 """`repro verify`: a run against the reference run, verdict by verdict and cell by cell."""
 
 import json
+from dataclasses import asdict
 
 import pandas as pd
 import pytest
 
 from pipeline import cli, verify
+from pipeline.notebooks import Status
 from pipeline.verify import Tolerance
 
 CARD = pd.DataFrame(
@@ -31,8 +33,8 @@ def _run(folder, card=CARD, table=TABLE, times=TIMES):
     table.to_csv(folder / "tables" / "multilevel_table1.csv", index=False)
     times.to_csv(folder / "tables" / "ppa_query_throughput.csv", index=False)
     (folder / "status").mkdir()
-    status = {"notebook": "multilevel_tables", "profile": "full", "seconds": 12.5, "status": "ok"}
-    (folder / "status" / "multilevel_tables.json").write_text(json.dumps(status))
+    status = Status("multilevel_tables", "multilevel", "full", {}, "ok", seconds=12.5)
+    (folder / "status" / "multilevel_tables.json").write_text(json.dumps(asdict(status)))
     return folder
 
 
@@ -101,3 +103,13 @@ def test_verify_without_a_reference_run_is_a_usage_error(tmp_path, capsys):
 def test_a_tolerance_names_what_is_wrong(bad):
     with pytest.raises(ValueError, match="must be a finite number >= 0"):
         Tolerance(**bad)
+
+
+def test_the_index_status_and_verify_judge_a_claim_alike(tmp_path, reference):
+    # One comparison serves both: a changed evidence kind fails verify and reads "differs".
+    card = pd.concat([CARD, CARD.tail(1).assign(claim="ML3")], ignore_index=True)
+    card.loc[0, "evidence"] = "modelled"
+    now = _run(tmp_path / "now", card=card)
+    failing = {d.item for d in verify.verify(now, reference) if d.fails}
+    assert failing == {"ML1 (evidence)", "ML3"}
+    assert verify.claim_status(now, reference) == {"ML1": "differs", "ML2": "matches", "ML3": "new"}
