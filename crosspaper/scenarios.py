@@ -40,7 +40,6 @@ DEFAULTS = {
     "scenario.description": ("", "no description given"),
     "topology.operators.selectivity": (1.0, "one output event per input event"),
     "topology.operators.join": (False, "no stream join (independent inputs, PPA Eq. (1))"),
-    "failures.correlated_per_day": (0.0, "no correlated failures"),
     "failures.correlated_nodes": (2, "two nodes (the smallest correlated failure)"),
     "resources.standby_nodes": (0, "no idle standby node: every replacement is acquired"),
     "resources.acquisition_law": ("uniform", "incremental Fig 7 (Su & Zhou): 2-6 minutes"),
@@ -446,8 +445,13 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
             failures, "correlated_nodes", "failures", low=2, high=nodes, integer=True
         ),
     )
-    if failures.single_per_day + failures.correlated_per_day <= 0:
-        raise ValueError("failures: single_per_day + correlated_per_day must be > 0")
+    for key, kind in (("single_per_day", "single-node"), ("correlated_per_day", "correlated")):
+        if getattr(failures, key) <= 0:  # the multilevel mapping's levels (to_multilevel)
+            raise ValueError(
+                f"failures.{key} must be > 0; got 0: every cross notebook gives {kind} failures "
+                f"their own multilevel checkpoint level (to_multilevel), which needs a positive "
+                f"rate; give a small one (e.g. 0.01 per day) for rare {kind} failures"
+            )
     low = _number(resources, "acquisition_low_s", "resources", low=0)
     resources = Resources(
         nodes=nodes,
