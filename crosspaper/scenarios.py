@@ -19,6 +19,7 @@ import each other or ``pipeline``: the mappings ``to_multilevel``, ``to_fastreco
 
 import copy
 import dataclasses
+import hashlib
 import math
 import tomllib
 from dataclasses import dataclass, field
@@ -264,6 +265,11 @@ class Scenario:
             for key, value in section.items():
                 values[f"{paper}.{key}"] = value
         return values
+
+    def digest(self) -> str:
+        """A short hash of every value (not the sources): a sweep parameter that makes cached
+        points of an edited scenario file stale (the cache is keyed by parameters and code)."""
+        return hashlib.sha256(repr(sorted(self._values().items())).encode()).hexdigest()[:16]
 
     def sources(self) -> pd.DataFrame:
         """One row per field: field (dotted path), value, source ("assumption: ..." marks an
@@ -512,7 +518,7 @@ def available() -> list[str]:
     return sorted(p.stem for p in SCENARIOS.glob("*.toml") if p.stem != TEMPLATE)
 
 
-def load(name_or_path: "str | Path | Scenario") -> Scenario:
+def load(name_or_path: str | Path | Scenario) -> Scenario:
     """A scenario by name (data/scenarios/<name>.toml, or "template") or by path to a TOML file;
     a :class:`Scenario` is returned as it is (a variant built by :func:`with_values`)."""
     if isinstance(name_or_path, Scenario):

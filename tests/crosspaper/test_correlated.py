@@ -117,7 +117,7 @@ def test_common_random_numbers_make_every_draw_monotone_in_k_and_the_delay():
         assert all(a <= b + 1e-9 for a, b in zip(by_delay, by_delay[1:], strict=False))
 
 
-def test_common_random_numbers_fail_on_independent_draws():
+def test_common_random_numbers_check_fails_on_independent_draws():
     """The falsification of the test above: with a fresh seed at each k the draws differ, the
     failed sets are not nested and monotonicity breaks on some draw."""
     nested, monotone = [], []

@@ -182,3 +182,10 @@ def test_every_required_operator_field_is_refused_by_name_when_missing(key):
     del data["topology"]["operators"][1][key]
     with pytest.raises(ValueError, match=rf"operators(\[1\]|\.filter)\.{key} is missing"):
         S.from_dict(data)
+
+
+def test_the_digest_follows_the_values_not_the_sources():
+    s = S.load(S.TEMPLATE)
+    assert S.load(TEMPLATE).digest() == s.digest()
+    assert S.with_values(s, {"checkpoint.interval_s": 30.0}).digest() != s.digest()
+    assert dataclasses.replace(s, source_table={}).digest() == s.digest()
