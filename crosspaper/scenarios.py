@@ -3,10 +3,13 @@ each paper's parameter objects.
 
 A scenario is data: a topology (operators with parallelism, selectivity, state and tuple sizes,
 node placement; edges with their partitioning; the input rate), a failure process, resources, the
-checkpoint costs, QoS limits and one section per paper. Every field present in the file must have
-an entry in its ``[sources]`` table, keyed by the field's dotted path ("failures.single_per_day";
+checkpoint costs, QoS limits and one section per paper. data/scenarios/template.toml documents
+every field with its unit; the fields in ``DEFAULTS`` may be left out (each default carries its
+source, marked as an assumption). Provenance: a shipped scenario has a ``[sources]`` table with an
+entry for every field present, keyed by the field's dotted path ("failures.single_per_day";
 "topology.operators.<field>" covers that field of every operator); a source beginning with
-"assumption" marks an assumption. ``Scenario.sources()`` / ``assumptions()`` print them.
+"assumption" marks an assumption. A file without ``[sources]`` (your own job) gets the source
+``USER_SOURCE`` for every field it gives. ``Scenario.sources()`` / ``assumptions()`` print them.
 
 Units: seconds, events (tuples) per second, KB, failures per day; the mappings convert to each
 paper's units (fastrecover: minutes and KB per minute; multilevel: 1/s). Paper packages never
@@ -14,9 +17,12 @@ import each other or ``pipeline``: the mappings ``to_multilevel``, ``to_fastreco
 ``to_incremental``, ``to_khaos`` live here.
 """
 
+import copy
+import dataclasses
+import hashlib
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -26,6 +32,40 @@ SCENARIOS = DATA / "scenarios"
 PARTITIONINGS = ("one-to-one", "split", "merge", "full")  # as ppa.topology.PARTITIONINGS
 ACQUISITION_LAWS = ("uniform", "fixed")
 SECONDS_PER_DAY = 86_400.0
+TEMPLATE = "template"  # data/scenarios/template.toml: loads by name, not in available()
+USER_SOURCE = "user"  # the source of every given field of a scenario without [sources]
+_DEFAULT = "assumption (default): "
+# Fields a scenario may leave out: dotted path -> (value, source). "topology.operators.<field>"
+# applies to every operator; an operator's ``output`` defaults to having no downstream edge.
+DEFAULTS = {
+    "scenario.description": ("", "no description given"),
+    "topology.operators.selectivity": (1.0, "one output event per input event"),
+    "topology.operators.join": (False, "no stream join (independent inputs, PPA Eq. (1))"),
+    "failures.correlated_nodes": (2, "two nodes (the smallest correlated failure)"),
+    "resources.standby_nodes": (0, "no idle standby node: every replacement is acquired"),
+    "resources.acquisition_law": ("uniform", "incremental Fig 7 (Su & Zhou): 2-6 minutes"),
+    "resources.acquisition_low_s": (120.0, "incremental Fig 7: 2 minutes"),
+    "resources.acquisition_high_s": (360.0, "incremental Fig 7: 6 minutes"),
+    "papers.multilevel.token_delay_s": (0.1, "Flink's network buffer timeout, 100 ms per hop"),
+    "papers.fastrecover.ch_max": (0.4, "FastRecover thesis Table 4.1 chain default"),
+    "papers.fastrecover.z": (60, "FastRecover thesis Table 4.1 chain default"),
+    "papers.fastrecover.b_log_kb_per_min": (20_000.0, "fastrecover.model.DEFAULT_BANDWIDTH"),
+    "papers.fastrecover.b_snap_kb_per_min": (
+        2_000_000.0,
+        "fastrecover.model.DEFAULT_SNAPSHOT_BANDWIDTH",
+    ),
+    "papers.ppa.fractions": ([0.0, 0.5, 1.0], "PPA Fig 10: PPA-0, PPA-0.5, PPA-1.0"),
+    "papers.ppa.virtual_sink": (False, "no sink added (the job has one output operator)"),
+    "papers.incremental.cpu_cap": (0.8, "incremental Section 5: 80% CPU cap per node"),
+    "papers.incremental.priority": (1, "incremental Section 2.3: default priority 1"),
+    "papers.khaos.experiment": ("none", "no Khaos measured day (cross_interval needs one)"),
+    "papers.khaos.profile_configurations": (8, "Khaos artifact: 8 profiling configurations"),
+    "papers.khaos.ci_min_s": (10.0, "Khaos artifact: profiling CIs over 10-120 s"),
+    "papers.khaos.ci_max_s": (120.0, "Khaos artifact: profiling CIs over 10-120 s"),
+    "papers.khaos.failure_seconds": ([], "no failure instants of a measured day"),
+    "papers.khaos.drain_tau_s": (32.0, "khaos calibration on data/khaos/ysb.parquet: 32 s"),
+    "topology.operators.output": (None, "the operators without a downstream edge"),
+}
 
 
 # -- validation helpers: each raises ValueError naming the field and the allowed range --------
@@ -205,8 +245,8 @@ class Scenario:
     resources: Resources
     checkpoint: Checkpoint
     qos: QoS
-    papers: dict
-    source_table: dict
+    papers: dict = field(hash=False)  # dicts: hashed by the other fields (correlated.setup)
+    source_table: dict = field(hash=False)
 
     def _values(self) -> dict:
         values = {}
@@ -225,6 +265,11 @@ class Scenario:
             for key, value in section.items():
                 values[f"{paper}.{key}"] = value
         return values
+
+    def digest(self) -> str:
+        """A short hash of every value (not the sources): a sweep parameter that makes cached
+        points of an edited scenario file stale (the cache is keyed by parameters and code)."""
+        return hashlib.sha256(repr(sorted(self._values().items())).encode()).hexdigest()[:16]
 
     def sources(self) -> pd.DataFrame:
         """One row per field: field (dotted path), value, source ("assumption: ..." marks an
@@ -307,8 +352,42 @@ def _check_papers(papers: dict) -> dict:
     return out
 
 
+def _with_defaults(data: dict) -> tuple[dict, dict]:
+    """A copy of ``data`` with every absent field of ``DEFAULTS`` filled in, and {field path:
+    source} of the filled ones (an operator's own path where only some operators leave it out)."""
+    data = copy.deepcopy(data)
+    filled = {}
+    for path, (value, source) in DEFAULTS.items():
+        *parents, key = path.split(".")
+        if parents == ["topology", "operators"]:
+            continue
+        node = data
+        for part in parents:
+            if not isinstance(node, dict):
+                break
+            node = node.setdefault(part, {})
+        if isinstance(node, dict) and key not in node:
+            node[key] = copy.deepcopy(value)
+            filled[path.removeprefix("papers.")] = _DEFAULT + source
+    topo = data.get("topology")
+    ops = topo.get("operators") if isinstance(topo, dict) else None
+    if isinstance(ops, list):
+        upstream = {e.get("from") for e in topo.get("edges", []) if isinstance(e, dict)}
+        for op in ops:
+            if not isinstance(op, dict):
+                continue
+            for key in ("selectivity", "join", "output"):
+                if key not in op:
+                    value, source = DEFAULTS[f"topology.operators.{key}"]
+                    op[key] = op.get("name") not in upstream if key == "output" else value
+                    filled[f"topology.operators.{op.get('name')}.{key}"] = _DEFAULT + source
+    return data, filled
+
+
 def from_dict(data: dict, name: str = "<dict>") -> Scenario:
-    """Validate a parsed scenario (the TOML's structure) and build a :class:`Scenario`."""
+    """Validate a parsed scenario (the TOML's structure) and build a :class:`Scenario`; absent
+    fields of ``DEFAULTS`` take their default, a missing ``[sources]`` table ``USER_SOURCE``."""
+    data, filled = _with_defaults(data)
     meta = _get(data, "scenario", "")
     topo = _get(data, "topology", "")
     resources = _get(data, "resources", "")
@@ -372,8 +451,13 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
             failures, "correlated_nodes", "failures", low=2, high=nodes, integer=True
         ),
     )
-    if failures.single_per_day + failures.correlated_per_day <= 0:
-        raise ValueError("failures: single_per_day + correlated_per_day must be > 0")
+    for key, kind in (("single_per_day", "single-node"), ("correlated_per_day", "correlated")):
+        if getattr(failures, key) <= 0:  # the multilevel mapping's levels (to_multilevel)
+            raise ValueError(
+                f"failures.{key} must be > 0; got 0: every cross notebook gives {kind} failures "
+                f"their own multilevel checkpoint level (to_multilevel), which needs a positive "
+                f"rate; give a small one (e.g. 0.01 per day) for rare {kind} failures"
+            )
     low = _number(resources, "acquisition_low_s", "resources", low=0)
     resources = Resources(
         nodes=nodes,
@@ -393,7 +477,16 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
         remote_restart_s=_number(ck, "remote_restart_s", "checkpoint", low=local_r),
         catch_up_rate=_number(ck, "catch_up_rate", "checkpoint", low=0, low_open=True),
     )
-    qos = _get(data, "qos", "")
+    qos = data.get("qos")
+    for key, meaning in (
+        ("latency_ms", "latency limit (ms)"),
+        ("recovery_s", "recovery limit (s)"),
+    ):
+        if not isinstance(qos, dict) or key not in qos:
+            raise ValueError(
+                f"qos.{key} is missing: the {meaning} the cross notebooks judge every run "
+                f"against (no default; a very large value means no limit)"
+            )
     qos = QoS(
         latency_ms=_number(qos, "latency_ms", "qos", low=0, low_open=True),
         recovery_s=_number(qos, "recovery_s", "qos", low=0, low_open=True),
@@ -407,30 +500,60 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
         checkpoint=checkpoint,
         qos=qos,
         papers=_check_papers(_get(data, "papers", "")),
-        source_table=dict(_get(data, "sources", "")),
+        source_table={},
     )
-    missing = [f for f in scenario._values() if not _source_of(scenario.source_table, f)]
-    if missing:
+    given = data.get("sources")
+    if given is not None and not isinstance(given, dict):
+        raise ValueError("sources must be a table {field path = source}")
+    table = {**filled, **(given or {})}
+    missing = [f for f in scenario._values() if not _source_of(table, f)]
+    if missing and given is not None:
         raise ValueError(f"sources: no source given for {missing} (a source or 'assumption: ...')")
-    return scenario
+    table.update(dict.fromkeys(missing, USER_SOURCE))
+    return dataclasses.replace(scenario, source_table=table)
 
 
 def available() -> list[str]:
-    """Names of the scenarios under data/scenarios/."""
-    return sorted(p.stem for p in SCENARIOS.glob("*.toml"))
+    """Names of the scenarios under data/scenarios/ (the template is not one)."""
+    return sorted(p.stem for p in SCENARIOS.glob("*.toml") if p.stem != TEMPLATE)
 
 
-def load(name_or_path: str | Path) -> Scenario:
-    """A scenario by name (data/scenarios/<name>.toml) or by path to a TOML file."""
+def load(name_or_path: str | Path | Scenario) -> Scenario:
+    """A scenario by name (data/scenarios/<name>.toml, or "template") or by path to a TOML file;
+    a :class:`Scenario` is returned as it is (a variant built by :func:`with_values`)."""
+    if isinstance(name_or_path, Scenario):
+        return name_or_path
     path = Path(name_or_path)
     if path.suffix != ".toml":
-        if str(name_or_path) not in available():
+        if str(name_or_path) not in [*available(), TEMPLATE]:
             raise ValueError(
                 f"scenario must be one of {available()} or a .toml path; got {name_or_path!r}"
             )
         path = SCENARIOS / f"{name_or_path}.toml"
+    if not path.is_file():
+        raise ValueError(f"scenario: no TOML file at {str(path)!r}")
     with open(path, "rb") as handle:
-        return from_dict(tomllib.load(handle), path.stem)
+        try:
+            data = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"scenario {str(path)!r} is not valid TOML: {exc}") from exc
+    return from_dict(data, path.stem)
+
+
+def with_values(s: Scenario, values: dict, source: str = "sensitivity") -> Scenario:
+    """A variant of ``s`` with {"section.field": value} replaced (sections failures, resources,
+    checkpoint, qos; "topology.input_rate"), each field's source set to ``source``. Not
+    re-validated: the caller keeps the values in their ranges."""
+    changes: dict[str, dict] = {}
+    for path, value in values.items():
+        section, key = path.split(".")
+        part = getattr(s, section, None)
+        if section == "scenario" or not dataclasses.is_dataclass(part) or key not in vars(part):
+            raise ValueError(f"with_values: {path!r} is not a scenario field")
+        changes.setdefault(section, {})[key] = value
+    parts = {sec: dataclasses.replace(getattr(s, sec), **kv) for sec, kv in changes.items()}
+    table = {**s.source_table, **dict.fromkeys(values, source)}
+    return dataclasses.replace(s, **parts, source_table=table)
 
 
 # -- mappings to each paper's parameter objects ------------------------------------------------

@@ -74,7 +74,12 @@ def _set(data, path, value):
             r"incremental\.priority must be an integer in \[1, 10\]",
         ),
         (("papers", "ppa", "fractions"), [0.5, 2.0], r"ppa\.fractions must be a non-empty list"),
-        (("papers", "khaos"), KeyError, r"khaos is missing"),
+        (("papers", "khaos", "experiment"), "flink", r"khaos\.experiment must be one of"),
+        (
+            ("topology", "operators", 2, "cpu_share"),
+            KeyError,
+            r"topology\.operators\.join\.cpu_share is missing",
+        ),
         (
             ("topology", "operators", 3, "selectivity"),
             2.0,

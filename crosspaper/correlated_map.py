@@ -1,0 +1,193 @@
+"""Sensitivity and decision map of ``cross_correlated``'s headline: one correlated failure of k
+nodes, every scheme of ``crosspaper.correlated`` on the same draws, re-run on variants of the
+scenario (failure rates, capacity headroom, checkpoint cost) and node acquisition delays.
+
+The decision a practitioner takes from it (``decide``): the scheme with the lowest normal-time
+cost whose mean time to full output after the failure meets the scenario's per-recovery limit
+``qos.recovery_s``. Normal-time cost = replica CPU share + checkpoint overhead (both shares of
+the job's CPU, ``correlated.normal_costs``; buffered KB is memory and is reported, not ranked).
+Where no scheme meets the limit, the decision is "none" and the fastest scheme is named.
+
+Factors (each a plain multiplier of the scenario's value, 1 = as given):
+- ``rate_factor``: single_per_day and correlated_per_day (moves multilevel's optimum T*, p*);
+- ``headroom_factor``: the spare capacity catch_up_rate - input_rate (the catch-up speed);
+- ``cost_factor``: local_cost_s and remote_cost_s (checkpoint overhead, multilevel's optimum);
+- ``delay_factor``: the node acquisition delays (0: standby nodes ready at detection), as in
+  ``correlated.correlated_point``.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from crosspaper import correlated as cc
+from crosspaper import scenarios
+
+FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor")
+NONE = "none"  # the decision when no scheme meets the recovery limit
+
+
+def _factor(params: dict, name: str) -> float:
+    """params[name] (default 1): a finite number > 0 (delay_factor: >= 0)."""
+    value = params.get(name, 1.0)
+    zero_ok = name == "delay_factor"
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not (value >= 0 if zero_ok else value > 0)
+    ):
+        bound = ">= 0" if zero_ok else "> 0"
+        raise ValueError(f"{name} must be a finite number {bound}; got {value!r}")
+    return float(value)
+
+
+def variant(name, rate_factor=1.0, headroom_factor=1.0, cost_factor=1.0) -> scenarios.Scenario:
+    """Scenario ``name`` (a name, path or Scenario) with its failure rates x rate_factor, its
+    spare capacity (catch_up_rate - input_rate) x headroom_factor and its checkpoint costs x
+    cost_factor (each > 0)."""
+    given = dict(rate_factor=rate_factor, headroom_factor=headroom_factor, cost_factor=cost_factor)
+    rate, headroom, cost = (_factor(given, k) for k in FACTORS[:3])
+    s = scenarios.load(name)
+    if (rate, headroom, cost) == (1.0, 1.0, 1.0):
+        return s
+    f, c, inp = s.failures, s.checkpoint, s.topology.input_rate
+    return scenarios.with_values(
+        s,
+        {
+            "failures.single_per_day": f.single_per_day * rate,
+            "failures.correlated_per_day": f.correlated_per_day * rate,
+            "checkpoint.catch_up_rate": inp + (c.catch_up_rate - inp) * headroom,
+            "checkpoint.local_cost_s": c.local_cost_s * cost,
+            "checkpoint.remote_cost_s": c.remote_cost_s * cost,
+        },
+        source=f"sensitivity: rate x{rate:g}, headroom x{headroom:g}, checkpoint cost x{cost:g}",
+    )
+
+
+def sensitivity_point(params: dict, rng: np.random.Generator) -> list[dict]:
+    """Sweep function: ``correlated.correlated_point`` on ``variant(scenario, rate_factor,
+    headroom_factor, cost_factor)`` with ``k``, ``delay_factor``, ``horizon_s``, ``step_s``;
+    the summary rows only (one per scheme and draw). With the sweep's common random numbers,
+    every point sees the same failure, arrivals and checkpoint phases."""
+    for name in ("scenario", "k", "delay_factor", "horizon_s", "step_s"):
+        if name not in params:
+            raise ValueError(f"params must give {name!r}")
+    s = variant(params["scenario"], *(_factor(params, k) for k in FACTORS[:3]))
+    point = {
+        "scenario": s,
+        "k": params["k"],
+        "delay_factor": _factor(params, "delay_factor"),
+        "horizon_s": params["horizon_s"],
+        "step_s": params["step_s"],
+        "engine": False,
+        "engine_rate": 1.0,
+    }
+    return [
+        {key: row[key] for key in ("scheme", "lost_output_s", "t90_s", "t_full_s")}
+        for row in cc.correlated_point(point, rng)
+        if row["kind"] == cc.SUMMARY
+    ]
+
+
+def costs(name: str, grid: list[dict]) -> pd.DataFrame:
+    """``correlated.normal_costs`` of each distinct scenario variant in ``grid`` (its factor
+    columns), with ``normal_cost`` = replica_cpu_share + checkpoint_overhead."""
+    frames = []
+    keys = sorted({tuple(p.get(k, 1.0) for k in FACTORS[:3]) for p in grid})
+    for key in keys:
+        frame = cc.normal_costs(variant(name, *key))
+        frames.append(frame.assign(**dict(zip(FACTORS[:3], key, strict=True))))
+    out = pd.concat(frames, ignore_index=True)
+    out["normal_cost"] = out["replica_cpu_share"] + out["checkpoint_overhead"]
+    return out
+
+
+def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataFrame:
+    """Per point (the factor columns and k): each scheme's mean lost output and time to full
+    output over draws, its normal-time cost, whether it meets ``limit_s`` (mean time to full
+    output <= limit), and the decision: the cheapest scheme that meets it (ties: less lost
+    output), ``NONE`` if none does; ``fastest`` and ``least_lost`` name the other extremes."""
+    if not (isinstance(limit_s, int | float) and limit_s > 0):
+        raise ValueError(f"limit_s must be a number > 0; got {limit_s!r}")
+    keys = [*FACTORS, "k"]
+    means = runs.groupby([*keys, "scheme"], as_index=False)[
+        ["lost_output_s", "t90_s", "t_full_s"]
+    ].mean()
+    means = means.merge(
+        normal[[*FACTORS[:3], "scheme", "normal_cost", "replica_cpu_nodes", "buffer_kb"]],
+        on=[*FACTORS[:3], "scheme"],
+    )
+    means["meets_qos"] = means["t_full_s"] <= limit_s
+    rows = []
+    for key, g in means.groupby(keys, sort=False):
+        ok = g[g["meets_qos"]].sort_values(["normal_cost", "lost_output_s"], kind="stable")
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "decision": ok["scheme"].iloc[0] if len(ok) else NONE,
+                "fastest": g.loc[g["t_full_s"].idxmin(), "scheme"],
+                "least_lost": g.loc[g["lost_output_s"].idxmin(), "scheme"],
+            }
+        )
+    return means.merge(pd.DataFrame(rows), on=keys)
+
+
+def one_at_a_time(base: dict, ranges: dict[str, list[float]]) -> list[dict]:
+    """Grid points: ``base`` (every factor 1 unless given) and, per factor in ``ranges``,
+    ``base`` with that factor at each listed value; ``varied`` names it ("baseline")."""
+    for name in ranges:
+        if name not in FACTORS:
+            raise ValueError(f"ranges must name factors among {FACTORS}; got {name!r}")
+    start = {**dict.fromkeys(FACTORS, 1.0), **base}
+    points = [{**start, "varied": "baseline", "value": 1.0}]
+    for name, values in ranges.items():
+        points += [
+            {**start, name: float(v), "varied": name, "value": float(v)}
+            for v in values
+            if v != start[name]
+        ]
+    return points
+
+
+def map_grid(base: dict, rate_factors, headroom_factors) -> list[dict]:
+    """Grid points of the decision map: ``base`` at every (rate_factor, headroom_factor)."""
+    start = {**dict.fromkeys(FACTORS, 1.0), **base}
+    return [
+        {**start, "rate_factor": float(r), "headroom_factor": float(h)}
+        for r in rate_factors
+        for h in headroom_factors
+    ]
+
+
+def sweep_points(*grids: list[dict]) -> list[dict]:
+    """The distinct sweep parameters of the grids' points, in order (``varied``/``value``
+    dropped: a point shared by two grids runs once)."""
+    out, seen = [], set()
+    for point in (p for g in grids for p in g):
+        params = {k: v for k, v in point.items() if k not in ("varied", "value")}
+        key = tuple(sorted(params.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(params)
+    return out
+
+
+def sensitivity_table(decided: pd.DataFrame, points: list[dict]) -> pd.DataFrame:
+    """One row per one-at-a-time point (``one_at_a_time``): the factor varied and its value,
+    each scheme's mean lost output (``lost_<scheme>``, s) and time to full output
+    (``full_<scheme>``, s), the decision, the fastest and least-lost schemes, and whether the
+    decision differs from the baseline's (``flips``)."""
+    index = [*FACTORS, "k"]
+    lost = decided.pivot_table(index=index, columns="scheme", values="lost_output_s")
+    full = decided.pivot_table(index=index, columns="scheme", values="t_full_s")
+    picks = decided.drop_duplicates(index).set_index(index)[["decision", "fastest", "least_lost"]]
+    table = lost.add_prefix("lost_").join(full.add_prefix("full_")).join(picks).reset_index()
+    order = pd.DataFrame(
+        [{**{k: p[k] for k in FACTORS}, "varied": p["varied"], "value": p["value"]} for p in points]
+    )
+    table = order.merge(table, on=list(FACTORS), how="left")
+    base = table.loc[table["varied"] == "baseline", "decision"].iloc[0]
+    table["flips"] = table["decision"] != base
+    return table

@@ -1,0 +1,134 @@
+"""crosspaper.correlated: the lost-output integral, the placement of failed passive tasks and the
+failed nodes, and common random numbers across k (on the template scenario: 2 source nodes, 8
+nodes that may fail)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crosspaper import correlated as cc
+from crosspaper import scenarios as S
+
+SCENARIO = S.TEMPLATE
+
+
+def point(k: int, seed: int, delay_factor: float = 1.0, step_s: float = 10.0) -> pd.DataFrame:
+    params = {
+        "scenario": SCENARIO,
+        "k": k,
+        "delay_factor": delay_factor,
+        "horizon_s": 900.0,
+        "step_s": step_s,
+        "engine": False,
+        "engine_rate": 1.0,
+    }
+    return pd.DataFrame(cc.correlated_point(params, np.random.default_rng(seed)))
+
+
+# -- the lost-output integral ∫(1 - A) dt -------------------------------------------------------
+def test_lost_output_of_a_hand_computed_step_curve():
+    # 4 queries; two failed ones back at 10 s and 30 s: A = 0.5 on [0, 10), 0.75 on [10, 30), 1.
+    times, avail = cc._query_curve({"q1": 10.0, "q2": 30.0}, 4)
+    np.testing.assert_allclose(times, [0.0, 10.0, 30.0])
+    np.testing.assert_allclose(avail, [0.5, 0.75, 1.0])
+    summary = cc._summarize(times, avail)
+    assert summary["lost_output_s"] == pytest.approx(0.5 * 10 + 0.25 * 20)
+    assert (summary["t50_s"], summary["t90_s"], summary["t_full_s"]) == (0.0, 30.0, 30.0)
+
+
+def test_lost_output_of_partial_accuracy_and_a_query_never_back():
+    # PPA-style accuracies: 0.2 for 5 s, 0.6 for 15 s, then exact.
+    summary = cc._summarize(np.array([0.0, 5.0, 20.0]), np.array([0.2, 0.6, 1.0]))
+    assert summary["lost_output_s"] == pytest.approx(0.8 * 5 + 0.4 * 15)
+    assert (summary["t50_s"], summary["t90_s"]) == (5.0, 20.0)
+    # A query that never comes back (inf) stays out of the steps: availability never reaches 1.
+    times, avail = cc._query_curve({"q1": 10.0, "q2": np.inf}, 2)
+    assert avail[-1] == 0.5 and cc._summarize(times, avail)["t_full_s"] == times[-1]
+
+
+def test_the_summary_integral_matches_the_sampled_curve_of_each_scheme():
+    """The exact integral against the Riemann sum of the curve rows: they differ by at most one
+    step per availability jump, and agree as the step shrinks."""
+    for step in (10.0, 1.0):
+        frame = point(4, seed=3, step_s=step)
+        for scheme in cc.SCHEMES:
+            rows = frame[frame["scheme"] == scheme]
+            curve = rows[rows["kind"] == cc.CURVE].sort_values("t")
+            exact = rows[rows["kind"] == cc.SUMMARY]["lost_output_s"].iloc[0]
+            sampled = float(((1 - curve["availability"]) * step).sum())
+            jumps = int((curve["availability"].diff().abs() > 0).sum()) + 1
+            assert abs(sampled - exact) <= step * jumps + 1e-9, (scheme, step)
+
+
+# -- node placement ---------------------------------------------------------------------------
+def test_passive_tasks_go_first_fit_to_alive_spare_then_to_new_nodes_in_arrival_order():
+    su = cc.setup(SCENARIO)  # cpu shares: filter 0.2, window 0.4, sink 0.1; cap 0.8
+    ready = cc._place_passive(
+        su, ["filter[0]", "window[0]", "sink[0]"], [0.3], np.array([200.0, 100.0])
+    )
+    # filter fits the alive node's 0.3 (0.1 left), window only the first new node (100 s),
+    # sink the alive node's remaining 0.1.
+    assert ready == {"filter[0]": 0.0, "window[0]": 100.0, "sink[0]": 0.0}
+
+
+def test_a_task_that_fits_nowhere_waits_for_the_last_new_node():
+    su = cc.setup(SCENARIO)
+    tasks = ["window[0]", "window[1]", "window[2]", "window[3]", "sink[0]"]
+    ready = cc._place_passive(su, tasks, [], np.array([80.0, 50.0]))
+    assert ready == {
+        "window[0]": 50.0,
+        "window[1]": 50.0,
+        "window[2]": 80.0,
+        "window[3]": 80.0,
+        "sink[0]": 80.0,  # both new nodes full (2 x 0.4 = 0.8): overcommitted on the last
+    }
+
+
+def test_failed_nodes_hold_no_source_task_and_are_nested_in_k():
+    su = cc.setup(SCENARIO)
+    assert su["candidates"] == [f"n{i}" for i in range(2, 10)]  # n0, n1 run the sources
+    for seed in range(5):
+        sets = [set(point(k, seed)["failed_nodes"].iloc[0].split(",")) for k in range(1, 9)]
+        assert all(len(s) == k for k, s in enumerate(sets, start=1))
+        assert all(a < b for a, b in zip(sets, sets[1:], strict=False))
+        assert sets[-1] == set(su["candidates"])
+
+
+# -- common random numbers across k -----------------------------------------------------------
+def test_common_random_numbers_make_every_draw_monotone_in_k_and_the_delay():
+    """With the same generator state at every k (as sweep's common_random_numbers gives), one
+    draw's blocking recovery waits for the max of the same acquisition delays over a growing
+    set of nodes, and its lost work is the same: time to full output never falls with k, nor
+    with the delay factor."""
+    for seed in range(6):
+        full = []
+        for k in (1, 2, 4, 6, 8):
+            frame = point(k, seed)
+            summary = frame[frame["kind"] == cc.SUMMARY].set_index("scheme")
+            full.append(summary.loc["blocking", "t_full_s"])
+        assert all(a <= b + 1e-9 for a, b in zip(full, full[1:], strict=False)), (seed, full)
+        by_delay = [
+            point(4, seed, delay_factor=f)
+            .query("kind == @cc.SUMMARY")
+            .set_index("scheme")
+            .loc["blocking", "t_full_s"]
+            for f in (0.0, 0.5, 1.0, 2.0)
+        ]
+        assert all(a <= b + 1e-9 for a, b in zip(by_delay, by_delay[1:], strict=False))
+
+
+def test_common_random_numbers_check_fails_on_independent_draws():
+    """The falsification of the test above: with a fresh seed at each k the draws differ, the
+    failed sets are not nested and monotonicity breaks on some draw."""
+    nested, monotone = [], []
+    for seed in range(6):
+        sets, full = [], []
+        for j, k in enumerate((2, 4, 6, 8)):
+            frame = point(k, seed=100 * seed + j)
+            sets.append(set(frame["failed_nodes"].iloc[0].split(",")))
+            full.append(
+                frame.query("kind == @cc.SUMMARY").set_index("scheme").loc["blocking", "t_full_s"]
+            )
+        nested.append(all(a < b for a, b in zip(sets, sets[1:], strict=False)))
+        monotone.append(all(a <= b for a, b in zip(full, full[1:], strict=False)))
+    assert not all(nested) and not all(monotone)

@@ -1,0 +1,125 @@
+"""crosspaper.correlated_map: scenario variants, the decision rule (cheapest scheme meeting the
+recovery limit) with its falsification, and the sensitivity table on the template scenario."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crosspaper import correlated as cc
+from crosspaper import correlated_map as cm
+from crosspaper import scenarios as S
+
+BASE = {"scenario": S.TEMPLATE, "k": 8, "horizon_s": 600.0, "step_s": 10.0}
+
+
+def test_a_variant_scales_rates_headroom_and_costs_and_keeps_the_rest():
+    s = S.load(S.TEMPLATE)
+    v = cm.variant(S.TEMPLATE, rate_factor=10, headroom_factor=0.5, cost_factor=0.1)
+    assert v.failures.single_per_day == pytest.approx(10 * s.failures.single_per_day)
+    assert v.failures.correlated_per_day == pytest.approx(10 * s.failures.correlated_per_day)
+    spare = s.checkpoint.catch_up_rate - s.topology.input_rate
+    assert v.checkpoint.catch_up_rate == pytest.approx(s.topology.input_rate + 0.5 * spare)
+    assert v.checkpoint.remote_cost_s == pytest.approx(0.1 * s.checkpoint.remote_cost_s)
+    assert (v.topology, v.resources, v.qos) == (s.topology, s.resources, s.qos)
+    assert (
+        v.sources()
+        .set_index("field")
+        .loc["checkpoint.catch_up_rate", "source"]
+        .startswith("sensitivity")
+    )
+    assert cm.variant(S.TEMPLATE) == s
+
+
+@pytest.mark.parametrize(
+    "name, value", [("rate_factor", 0), ("headroom_factor", -1.0), ("cost_factor", float("inf"))]
+)
+def test_bad_factors_are_refused_by_name(name, value):
+    with pytest.raises(ValueError, match=f"{name} must be a finite number > 0"):
+        cm.variant(S.TEMPLATE, **{name: value})
+    with pytest.raises(ValueError, match="delay_factor must be a finite number >= 0"):
+        cm.sensitivity_point({**BASE, "delay_factor": -1.0}, np.random.default_rng(0))
+
+
+def test_the_baseline_point_is_the_correlated_point_on_the_same_draws():
+    params = {**BASE, "delay_factor": 1.0, "engine": False, "engine_rate": 1.0}
+    mine = pd.DataFrame(
+        cm.sensitivity_point({**BASE, "delay_factor": 1.0}, np.random.default_rng(4))
+    )
+    theirs = pd.DataFrame(cc.correlated_point(params, np.random.default_rng(4)))
+    theirs = theirs[theirs["kind"] == cc.SUMMARY]
+    np.testing.assert_allclose(mine["lost_output_s"], theirs["lost_output_s"])
+    assert list(mine["scheme"]) == list(theirs["scheme"])
+
+
+def _decided(full_s: dict[str, float], cost: dict[str, float], limit: float) -> pd.DataFrame:
+    runs = pd.DataFrame(
+        [
+            {
+                **dict.fromkeys(cm.FACTORS, 1.0),
+                "k": 2,
+                "scheme": scheme,
+                "iteration": i,
+                "lost_output_s": full_s[scheme] / 2,
+                "t90_s": full_s[scheme],
+                "t_full_s": full_s[scheme] + i,
+            }
+            for scheme in full_s
+            for i in (-1, 1)  # mean = full_s
+        ]
+    )
+    normal = pd.DataFrame(
+        [
+            {
+                **dict.fromkeys(cm.FACTORS[:3], 1.0),
+                "scheme": scheme,
+                "normal_cost": cost[scheme],
+                "replica_cpu_nodes": 0.0,
+                "buffer_kb": 0.0,
+            }
+            for scheme in full_s
+        ]
+    )
+    return cm.decide(runs, normal, limit)
+
+
+def test_the_decision_is_the_cheapest_scheme_that_meets_the_limit():
+    full = {"PPA-1.0": 2.0, "PPA-0.5": 200.0, "incremental": 300.0, "blocking": 400.0}
+    cost = {"PPA-1.0": 0.9, "PPA-0.5": 0.5, "incremental": 0.05, "blocking": 0.05}
+    d = _decided(full, cost, limit=250.0)
+    assert set(d["decision"]) == {"PPA-0.5"}
+    assert set(d["fastest"]) == {"PPA-1.0"} and set(d["least_lost"]) == {"PPA-1.0"}
+    assert _decided(full, cost, limit=300.0)["decision"].iloc[0] == "incremental"  # tie on cost
+
+
+def test_the_decision_fails_on_a_limit_no_scheme_meets():
+    full = {"PPA-1.0": 20.0, "incremental": 300.0}
+    d = _decided(full, {"PPA-1.0": 0.9, "incremental": 0.05}, limit=10.0)
+    assert set(d["decision"]) == {cm.NONE} and set(d["fastest"]) == {"PPA-1.0"}
+    with pytest.raises(ValueError, match="limit_s must be a number > 0"):
+        _decided(full, {"PPA-1.0": 0.9, "incremental": 0.05}, limit=0.0)
+
+
+def test_one_at_a_time_points_and_the_sensitivity_table_flag_a_flip():
+    one = cm.one_at_a_time(BASE, {"delay_factor": [0.0, 1.0]})
+    assert [(p["varied"], p["delay_factor"]) for p in one] == [
+        ("baseline", 1.0),
+        ("delay_factor", 0.0),
+    ]
+    points = cm.sweep_points(one, cm.map_grid({**BASE, "delay_factor": 1.0}, [1.0], [1.0]))
+    assert len(points) == 2  # the map's only point is the baseline
+    runs = pd.DataFrame(
+        [
+            {**p, "iteration": i, **row}
+            for p in points
+            for i in range(2)
+            for row in cm.sensitivity_point(p, np.random.default_rng(i))
+        ]
+    )
+    decided = cm.decide(runs, cm.costs(S.TEMPLATE, points), 60.0)
+    table = cm.sensitivity_table(decided, one)
+    assert list(table["varied"]) == ["baseline", "delay_factor"]
+    # All 8 nodes that may fail fail: blocking waits 2-6 min for new nodes, with standby nodes
+    # (delay 0) it recovers within the 60 s limit.
+    assert table["decision"].iloc[0] != table["decision"].iloc[1]
+    assert list(table["flips"]) == [False, True]
+    assert table["lost_blocking"].iloc[1] < table["lost_blocking"].iloc[0]

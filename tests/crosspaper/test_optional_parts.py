@@ -1,0 +1,101 @@
+"""Your own job without the optional parts: no correlated failures, no standby nodes, no QoS
+limit. Each either works in the cross notebooks' functions or is refused up front by
+``scenarios.load`` with a message naming the field. Scenarios are written as files (the template
+with values changed), as a user would."""
+
+import re
+
+import numpy as np
+import pytest
+
+from crosspaper import correlated, frontier
+from crosspaper import scenarios as S
+
+TEMPLATE = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
+
+
+def edited(tmp_path, name: str, **values) -> str:
+    """The template with ``key = value`` lines replaced (value None: the line removed)."""
+    text = TEMPLATE
+    for key, value in values.items():
+        line = "" if value is None else f"{key} = {value}"
+        text, n = re.subn(rf"(?m)^{key} = .*$", line, text)
+        assert n == 1, key
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("key", ["correlated_per_day", "single_per_day"])
+def test_a_zero_failure_rate_is_refused_at_load_naming_the_field(tmp_path, key):
+    path = edited(tmp_path, "zero", **{key: "0.0"})
+    with pytest.raises(ValueError, match=rf"failures\.{key} must be > 0; got 0: .*e\.g\. 0\.01"):
+        S.load(path)
+    missing = edited(tmp_path, "absent", **{key: None})
+    with pytest.raises(ValueError, match=rf"failures\.{key} is missing"):
+        S.load(missing)
+
+
+def test_rare_correlated_failures_work_in_the_frontier_and_correlated_functions(tmp_path):
+    path = edited(tmp_path, "rare", correlated_per_day="0.01", correlated_nodes=None)
+    s = S.load(path)
+    assert s.failures.correlated_nodes == 2  # the default
+    rows = _frontier_rows(path)
+    assert np.isfinite([r["unavailability_s_per_h"] for r in rows if r["feasible"]]).all()
+    lost = _correlated_lost(path)
+    assert set(lost) == set(correlated.SCHEMES) and all(v >= 0 for v in lost.values())
+
+
+@pytest.mark.parametrize("key", ["latency_ms", "recovery_s"])
+def test_a_missing_qos_limit_is_refused_at_load_naming_the_field(tmp_path, key):
+    path = edited(tmp_path, "no_qos", **{key: None})
+    with pytest.raises(ValueError, match=rf"qos\.{key} is missing: .*very large value"):
+        S.load(path)
+
+
+def test_a_job_without_standby_nodes_works_and_waits_longer_than_with_them(tmp_path):
+    none = edited(tmp_path, "no_standby", standby_nodes=None)
+    some = edited(tmp_path, "standby", standby_nodes="2")
+    assert S.load(none).resources.standby_nodes == 0
+    assert (
+        "assumption (default)"
+        in S.load(none).sources().set_index("field").loc["resources.standby_nodes", "source"]
+    )
+    wait = {}
+    for name, path in (("none", none), ("some", some)):
+        rows = _frontier_rows(path)
+        assert np.isfinite([r["unavailability_s_per_h"] for r in rows if r["feasible"]]).all()
+        wait[name] = min(r["wait_s_per_h"] for r in rows if r["approach"] == "multilevel")
+        assert set(_correlated_lost(path)) == set(correlated.SCHEMES)
+    # Two standby nodes cover a two-node correlated failure: no failure waits for a new node.
+    assert wait["some"] < wait["none"]
+
+
+def _frontier_rows(path: str) -> list[dict]:
+    points = frontier.grid(
+        [path],
+        intervals_s=[60.0],
+        p1_values=[0.0],
+        ch_max_values=[50.0],
+        b_log_values=[None],
+        cis_s=[],
+        fractions=[0.5],
+        extra_standby=[0],
+        draws=1,
+    )
+    assert {p["approach"] for p in points} == {"multilevel", "fastrecover", "ppa", "incremental"}
+    return [{**p, **frontier.frontier_point(p, np.random.default_rng(0))} for p in points]
+
+
+def _correlated_lost(path: str) -> dict[str, float]:
+    params = {
+        "scenario": path,
+        "k": 2,
+        "delay_factor": 1.0,
+        "horizon_s": 300.0,
+        "step_s": 10.0,
+        "engine": False,
+        "engine_rate": 1.0,
+    }
+    rows = correlated.correlated_point(params, np.random.default_rng(0))
+    return {r["scheme"]: r["lost_output_s"] for r in rows if r["kind"] == correlated.SUMMARY}
