@@ -354,3 +354,42 @@ def test_khaos_mapping_gives_the_papers_qos_and_the_artifacts_grid():
     assert len(setup.failure_seconds) == 12
     mean = workload_of(str(DATA / "khaos"), "ysb").mean()
     assert S.load("khaos_ysb").topology.input_rate == pytest.approx(mean, abs=1.0)
+
+
+def test_ppa_mapping_of_the_papers_fig6_topology_gives_its_plans_and_fidelity():
+    """PPA Section VI-A's Fig 6: 16 sources, O1-O4 of 8, 4, 2, 1 tasks, two-to-one merges."""
+    from ppa import output_fidelity, ppa_plan
+    from ppa.shapes import fig6
+
+    data = raw("khaos_ysb")
+    sizes = {"S": 16, "O1": 8, "O2": 4, "O3": 2, "O4": 1}
+    data["topology"]["operators"] = [
+        {
+            "name": name,
+            "parallelism": n,
+            "selectivity": 1.0,
+            "state_kb": 1.0,
+            "tuple_kb": 1.0,
+            "cpu_share": 0.1,
+            "nodes": [i % 4 for i in range(n)],
+            "output": name == "O4",
+            "join": False,
+        }
+        for name, n in sizes.items()
+    ]
+    names = list(sizes)
+    data["topology"]["edges"] = [
+        {"from": a, "to": b, "partitioning": "merge"}
+        for a, b in zip(names, names[1:], strict=False)
+    ]
+    mapped, _ = S.to_ppa(S.from_dict(data))
+    paper = fig6()
+    rename = {f"{op}[{i}]": t for op, tasks in paper.operators.items() for i, t in enumerate(tasks)}
+    assert sorted(rename[t] for t in mapped.tasks) == sorted(paper.tasks)
+    for failed in (["O1[0]"], ["O2[1]", "O1[5]"], ["O3[0]", "S[3]"]):
+        assert output_fidelity(mapped, failed) == pytest.approx(
+            output_fidelity(paper, [rename[t] for t in failed])
+        )
+    for fraction in (0.25, 0.5):
+        plan = {rename[t] for t in ppa_plan(mapped, fraction)}
+        assert plan == set(ppa_plan(paper, fraction))
