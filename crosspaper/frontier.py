@@ -28,7 +28,7 @@ Common axes (``axes()`` prints every conversion with its source):
   single-node failures' (correlated failures aside).
 
 Sensitivity factors (point parameters, 1 by default): ``rate_factor`` (every failure rate),
-``capacity_factor`` (catch-up capacity: the headroom), ``cost_factor`` (checkpoint costs),
+``headroom_factor`` (the spare capacity C - a), ``cost_factor`` (checkpoint costs),
 ``delay_factor`` (node acquisition delays), and ``timing`` (``uniform`` failure moment in the
 interval, or Khaos's ``worst``). Baselines: Young/Daly's first-order interval
 (multilevel.optimize.first_order_interval on the one-level system) and PRODUCTION_INTERVAL_S.
@@ -52,7 +52,7 @@ from crosspaper.scenarios import DATA
 SECONDS_PER_HOUR = 3600.0
 APPROACHES = ("multilevel", "fastrecover", "khaos", "ppa", "incremental", "baseline")
 KINDS = ("process", "single", "correlated")
-FACTORS = ("rate_factor", "capacity_factor", "cost_factor", "delay_factor")
+FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor")
 # Amazon Managed Service for Apache Flink's DEFAULT checkpoint configuration: CheckpointInterval
 # 60,000 ms (docs.aws.amazon.com/managed-flink/latest/apiv2/API_CheckpointConfiguration.html);
 # open-source Flink leaves checkpointing off until an interval is set.
@@ -93,15 +93,16 @@ def adjust(
     s: S.Scenario,
     *,
     rate_factor: float = 1.0,
-    capacity_factor: float = 1.0,
+    headroom_factor: float = 1.0,
     cost_factor: float = 1.0,
     delay_factor: float = 1.0,
 ) -> S.Scenario:
-    """The scenario with every failure rate, the catch-up capacity, both checkpoint costs and
-    the node acquisition delays scaled."""
+    """The scenario with every failure rate, the spare capacity (headroom C - a: the catch-up
+    capacity becomes a + headroom_factor (C - a)), both checkpoint costs and the node
+    acquisition delays scaled."""
     for name, value in (
         ("rate_factor", rate_factor),
-        ("capacity_factor", capacity_factor),
+        ("headroom_factor", headroom_factor),
         ("cost_factor", cost_factor),
         ("delay_factor", delay_factor),
     ):
@@ -118,7 +119,8 @@ def adjust(
         ),
         checkpoint=replace(
             c,
-            catch_up_rate=c.catch_up_rate * capacity_factor,
+            catch_up_rate=s.topology.input_rate
+            + headroom_factor * (c.catch_up_rate - s.topology.input_rate),
             local_cost_s=c.local_cost_s * cost_factor,
             remote_cost_s=c.remote_cost_s * cost_factor,
         ),
@@ -260,10 +262,10 @@ def _checkpoint_point(s, label, interval_s, timing, **own) -> dict:
 
 # -- one point per approach --------------------------------------------------------------------
 def baseline_point(params: dict, rng) -> dict:
-    """A single-level remote checkpoint every ``T_s`` s (``label``: Young/Daly or the
+    """A single-level remote checkpoint every ``T_s`` s (``baseline``: Young/Daly or the
     production default), recovered by the shared model."""
     s, timing = scenario_of(params)
-    return _checkpoint_point(s, str(params["label"]), float(params["T_s"]), timing)
+    return _checkpoint_point(s, str(params["baseline"]), float(params["T_s"]), timing)
 
 
 def multilevel_point(params: dict, rng) -> dict:
@@ -400,11 +402,13 @@ def khaos_point(params: dict, rng) -> dict:
     the khaos simulator replaying the measured day at that CI (no observation noise, latency
     terms of the scenario's own series, khaos_simulator): mean true recovery per failure (at
     the artifact's worst moment, on the day's varying arrivals), mean latency and the share of
-    seconds above the QoS latency (Tables II-III columns)."""
+    seconds above the QoS latency (Tables II-III columns); ``replay`` False skips the replay."""
     from khaos.simulate import simulate
 
     s, timing = scenario_of(params)
     ci = float(params["ci_s"])
+    if not params.get("replay", True):  # sensitivity runs: the day's replay is the same
+        return _checkpoint_point(s, f"CI={ci:g}s", ci, timing)
     sim, setup, workload = khaos_simulator(params["scenario"])
     result = simulate(workload, ci, setup.failure_seconds, sim)
     latency = result.run["lat"]
@@ -612,7 +616,7 @@ def grid(
         if "baseline" in approaches:
             adjusted, _ = scenario_of(extra)
             points += [
-                {**extra, "approach": "baseline", "label": label, "T_s": T}
+                {**extra, "approach": "baseline", "baseline": label, "T_s": T}
                 for label, T in baseline_intervals(adjusted).items()
             ]
         if "multilevel" in approaches:
@@ -772,3 +776,92 @@ def axes() -> pd.DataFrame:
         ),
     ]
     return pd.DataFrame(rows, columns=["approach", "axis", "conversion", "source"])
+
+
+# -- sensitivity of the headlines and the decision map ----------------------------------------
+SENSITIVITY = (
+    ("failure rate", "rate_factor", (0.1, 10.0)),
+    ("headroom", "headroom_factor", (0.7, 1.3)),
+    ("checkpoint cost", "cost_factor", (0.1, 10.0)),
+    ("failure timing", "timing", ("worst",)),
+    ("acquisition delay", "delay_factor", (0.5, 2.0)),
+)
+CHECKPOINT_ONLY = ("baseline", "multilevel", "khaos", "fastrecover")
+MAX_OVERHEAD = 1.0  # headlines compare points spending at most the job's own resources
+
+
+def variations(scenarios, grid_kwargs: dict, cases=SENSITIVITY) -> list[dict]:
+    """The grid (``grid(scenarios, **grid_kwargs)``) at the defaults (case "default") and at
+    each case's values one at a time; every point carries ``case`` and ``value``."""
+    points = [{**p, "case": "default", "value": "1"} for p in grid(scenarios, **grid_kwargs)]
+    for case, factor, values in cases:
+        for value in values:
+            points += [
+                {**p, "case": case, "value": str(value)}
+                for p in grid(scenarios, **grid_kwargs, **{factor: value})
+            ]
+    return [{**p, "replay": False} if p["approach"] == "khaos" else p for p in points]
+
+
+def _interval(frame: pd.DataFrame) -> pd.Series:
+    """The checkpoint interval of single-level points (baseline, khaos, multilevel at p1 = 0)."""
+    out = pd.Series(np.nan, index=frame.index)
+    for column, approaches in (("T_s", ("baseline", "multilevel")), ("ci_s", ("khaos",))):
+        if column in frame:
+            use = frame["approach"].isin(approaches)
+            if "p1" in frame:
+                use &= ~(frame["approach"].eq("multilevel") & frame["p1"].fillna(0).gt(0))
+            out[use] = frame.loc[use, column]
+    return out
+
+
+def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataFrame:
+    """Per group of ``by``: the approaches on the front (feasible points only), the best
+    checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <= MAX_OVERHEAD) with its setting
+    and overhead, PPA-1's
+    unavailability and overhead, the cheapest point meeting the QoS limit for process and
+    single-node failures, and the longest single-level interval meeting it."""
+    marked = mark_front(runs, by)
+    marked["interval_s"] = _interval(marked)
+    rows = []
+    for key, g in marked.groupby(list(by), sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        ok = g[g["feasible"]]
+        front = ok[ok["pareto"]]
+        ckpt = ok[ok["approach"].isin(CHECKPOINT_ONLY) & (ok["overhead"] <= MAX_OVERHEAD)]
+        best = ckpt.loc[ckpt["unavailability_s_per_h"].idxmin()] if len(ckpt) else None
+        ppa1 = ok[(ok["approach"] == "ppa") & (ok.get("fraction") == 1.0)]
+        qos = ok[ok["meets_qos_single"]]
+        cheapest = qos.loc[qos["overhead"].idxmin()] if len(qos) else None
+        single = qos[qos["interval_s"].notna()]
+        rows.append(
+            {
+                **dict(zip(by, key, strict=True)),
+                "front": ", ".join(sorted(front["approach"].unique())),
+                "infeasible_points": int((~g["feasible"]).sum()),
+                "best_checkpoint_s_per_h": np.nan
+                if best is None
+                else best["unavailability_s_per_h"],
+                "best_checkpoint": "" if best is None else f"{best['approach']} {best['label']}",
+                "best_checkpoint_overhead": np.nan if best is None else best["overhead"],
+                "ppa1_s_per_h": ppa1["unavailability_s_per_h"].min() if len(ppa1) else np.nan,
+                "ppa1_overhead": ppa1["overhead"].min() if len(ppa1) else np.nan,
+                "cheapest_qos": ""
+                if cheapest is None
+                else f"{cheapest['approach']} {cheapest['label']}",
+                "cheapest_qos_overhead": np.nan if cheapest is None else cheapest["overhead"],
+                "longest_qos_interval_s": single["interval_s"].max() if len(single) else np.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def decision_points(scenarios, grid_kwargs: dict, rate_factors, headroom_factors) -> list[dict]:
+    """The grid at every (rate_factor, headroom_factor) of the decision map."""
+    points = []
+    for rate in rate_factors:
+        for headroom in headroom_factors:
+            points += grid(
+                scenarios, **grid_kwargs, rate_factor=float(rate), headroom_factor=float(headroom)
+            )
+    return [{**p, "replay": False} if p["approach"] == "khaos" else p for p in points]

@@ -73,15 +73,13 @@ class Job:
         return self.capacity > self.input_rate
 
 
-def job_of(s, capacity_factor: float = 1.0) -> Job:
-    """The Job of a scenario: topology.input_rate, checkpoint.catch_up_rate x capacity_factor
-    (the headroom sensitivity), and papers.khaos.drain_tau_s (0, a linear drain, without it)."""
-    if not (math.isfinite(capacity_factor) and capacity_factor > 0):
-        raise ValueError(f"capacity_factor must be a finite number > 0; got {capacity_factor!r}")
+def job_of(s) -> Job:
+    """The Job of a scenario: topology.input_rate, checkpoint.catch_up_rate and
+    papers.khaos.drain_tau_s (0, a linear drain, without it)."""
     tau = s.papers.get("khaos", {}).get("drain_tau_s", 0.0) if s.papers else 0.0
     return Job(
         input_rate=s.topology.input_rate,
-        capacity=s.checkpoint.catch_up_rate * capacity_factor,
+        capacity=s.checkpoint.catch_up_rate,
         drain_tau_s=float(tau),
     )
 
@@ -199,3 +197,35 @@ def simulator_table(
 def tolerance_s(model_s):
     """The agreement stated for ``simulator_table``: TOLERANCE_ABS_S + TOLERANCE_REL x model."""
     return TOLERANCE_ABS_S + TOLERANCE_REL * np.asarray(model_s, dtype=float)
+
+
+def simulator_day_table(s, ci_s: float, sim_params, workload: pd.Series, failure_seconds):
+    """Model against the khaos simulator replaying a measured day (``workload``, the day's
+    ``failure_seconds``, the scenario's ``sim_params``) at a static CI: per failure, the
+    simulator's true recovery (worst moment, the day's varying arrivals) beside the model at the
+    arrival rate of the injection second (the scenario's capacity and drain constant, the
+    simulator's whole-second restart). Columns as ``simulator_table`` plus second and rate."""
+    from khaos.simulate import simulate
+
+    result = simulate(workload, ci_s, failure_seconds, sim_params)
+    base = job_of(s)
+    rows = []
+    for failure in result.failures.itertuples():
+        rate = float(workload.loc[failure.injected])
+        job = Job(input_rate=max(rate, 1e-9), capacity=base.capacity, drain_tau_s=base.drain_tau_s)
+        lost = int(round(ci_s)) - sim_params.inject_before_s
+        model = float(recovery_s(lost, round(sim_params.restart_s), job))
+        rows.append(
+            {
+                "ci_s": ci_s,
+                "second": int(failure.injected),
+                "input_rate": rate,
+                "model_s": model,
+                "simulator_s": float(failure.recovery_s),
+                "difference_s": float(failure.recovery_s) - model,
+                "tolerance_s": float(tolerance_s(model)),
+            }
+        )
+    table = pd.DataFrame(rows)
+    table["within"] = table["difference_s"].abs() <= table["tolerance_s"]
+    return table

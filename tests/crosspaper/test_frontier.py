@@ -62,7 +62,7 @@ def test_same_failure_loses_the_same_under_every_checkpoint_scheme(name):
     rows = [
         F.multilevel_point({"scenario": name, "T_s": 60.0, "p1": 0.0}, None),
         F.khaos_point({"scenario": name, "ci_s": 60}, None),
-        F.baseline_point({"scenario": name, "T_s": 60.0, "label": "x"}, None),
+        F.baseline_point({"scenario": name, "T_s": 60.0, "baseline": "x"}, None),
     ]
     job, c = R.job_of(s), s.checkpoint
     wait = F.expected_wait_s(s, s.failures.correlated_nodes, s.resources.standby_nodes)
@@ -82,7 +82,7 @@ def test_unavailability_capped_and_infeasible_points_off_the_front():
     assert not row["feasible"] and row["unavailability_s_per_h"] <= F.SECONDS_PER_HOUR
     assert not row["meets_qos"]
     slow = F.baseline_point(
-        {"scenario": "khaos_ysb", "T_s": 60.0, "label": "x", "capacity_factor": 0.5}, None
+        {"scenario": "khaos_ysb", "T_s": 60.0, "baseline": "x", "headroom_factor": 1e-9}, None
     )
     assert not slow["feasible"]  # capacity below the input rate: never catches up
     table = pd.DataFrame(
@@ -206,7 +206,7 @@ def test_grid_applies_each_approach_where_it_fits():
     assert ysb.loc[ysb["approach"] == "multilevel", "T_s"].tolist() == [60.0]
     # One standby already, two nodes fail: at most one extra.
     assert ysb.loc[ysb["approach"] == "incremental", "extra_standby"].tolist() == [0, 1]
-    labels = ysb.loc[ysb["approach"] == "baseline", "label"].tolist()
+    labels = ysb.loc[ysb["approach"] == "baseline", "baseline"].tolist()
     assert labels == ["Young/Daly", "production default"]
     empty = dict(
         intervals_s=[],

@@ -72,3 +72,16 @@ def test_simulator_check_fails_on_a_wrong_capacity():
     table["simulator_s"] = sim["simulator_s"]  # the true job against a model of a faster one
     gap = (table["simulator_s"] - table["model_s"]).abs()
     assert (gap > R.tolerance_s(table["model_s"])).all()
+
+
+def test_model_at_each_failures_rate_agrees_with_the_simulated_day():
+    from khaos.simulate import workload_of
+
+    s = S.load("khaos_ysb")
+    setup = S.to_khaos(s)
+    workload = workload_of(str(S.DATA / "khaos"), setup.experiment)
+    table = R.simulator_day_table(s, 10, setup.sim, workload, setup.failure_seconds)
+    assert len(table) == len(setup.failure_seconds) and table["within"].all(), table
+    # The day's failures came at above-mean load: the mean-rate model is lower than the day.
+    mean_rate = R.expected_recovery_s(10.0, round(setup.sim.restart_s), R.job_of(s), "worst")
+    assert table["simulator_s"].mean() > mean_rate
