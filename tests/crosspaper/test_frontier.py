@@ -243,3 +243,31 @@ def test_sweep_on_spark_and_front_per_scenario(spark, tmp_path):
     assert marked.loc[marked["scenario"] == "incremental_fig9", "pareto"].all()  # alone
     with pytest.raises(ValueError, match="approach"):
         F.frontier_point({"approach": "raid"}, None)
+
+
+def test_variations_change_one_input_at_a_time_and_headlines_read_the_front():
+    kwargs = dict(
+        intervals_s=[60.0],
+        p1_values=[0.0],
+        ch_max_values=[],
+        b_log_values=[],
+        cis_s=[60],
+        fractions=[],
+        extra_standby=[],
+        draws=1,
+    )
+    points = F.variations(["khaos_iot"], kwargs, cases=(("failure rate", "rate_factor", (10.0,)),))
+    table = pd.DataFrame(points)
+    assert set(table["case"]) == {"default", "failure rate"}
+    assert table.loc[table["case"] == "failure rate", "rate_factor"].eq(10.0).all()
+    assert not table.loc[table["approach"] == "khaos", "replay"].any()
+    runs = pd.DataFrame([{**p, **F.frontier_point(p, None)} for p in points])
+    heads = F.headlines(runs, ["scenario", "case"]).set_index("case")
+    # Ten times the failures: about ten times the best checkpoint-only loss (linear in the
+    # rates; Young/Daly's interval shortens with them).
+    ratio = (
+        heads.loc["failure rate", "best_checkpoint_s_per_h"]
+        / heads.loc["default", "best_checkpoint_s_per_h"]
+    )
+    assert ratio == pytest.approx(10.0, rel=0.01)
+    assert heads.loc["default", "front"]  # some approach is on the front
