@@ -29,7 +29,8 @@ Common axes (``axes()`` prints every conversion with its source):
 
 Sensitivity factors (point parameters, 1 by default): ``rate_factor`` (every failure rate),
 ``headroom_factor`` (the spare capacity C - a), ``cost_factor`` (checkpoint costs),
-``delay_factor`` (node acquisition delays), and ``timing`` (``uniform`` failure moment in the
+``delay_factor`` (node acquisition delays), ``process_factor`` (the process failures alone: their
+rate is an assumption of the scenarios) and ``timing`` (``uniform`` failure moment in the
 interval, or Khaos's ``worst``). Baselines: Young/Daly's first-order interval
 (multilevel.optimize.first_order_interval on the one-level system) and PRODUCTION_INTERVAL_S.
 Each point also keeps its approach's own measures (``own_*`` columns, in the paper's units).
@@ -52,7 +53,7 @@ from crosspaper.scenarios import DATA
 SECONDS_PER_HOUR = 3600.0
 APPROACHES = ("multilevel", "fastrecover", "khaos", "ppa", "incremental", "baseline")
 KINDS = ("process", "single", "correlated")
-FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor")
+FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor", "process_factor")
 # Amazon Managed Service for Apache Flink's DEFAULT checkpoint configuration: CheckpointInterval
 # 60,000 ms (docs.aws.amazon.com/managed-flink/latest/apiv2/API_CheckpointConfiguration.html);
 # open-source Flink leaves checkpointing off until an interval is set.
@@ -96,10 +97,12 @@ def adjust(
     headroom_factor: float = 1.0,
     cost_factor: float = 1.0,
     delay_factor: float = 1.0,
+    process_factor: float = 1.0,
 ) -> S.Scenario:
     """The scenario with every failure rate, the spare capacity (headroom C - a: the catch-up
     capacity becomes a + headroom_factor (C - a)), both checkpoint costs and the node
-    acquisition delays scaled."""
+    acquisition delays scaled; ``process_factor`` scales the process failures alone (0: none,
+    the scenarios' process rate being an assumption)."""
     for name, value in (
         ("rate_factor", rate_factor),
         ("headroom_factor", headroom_factor),
@@ -108,6 +111,8 @@ def adjust(
     ):
         if not (math.isfinite(value) and value > 0):
             raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
+    if not (math.isfinite(process_factor) and process_factor >= 0):
+        raise ValueError(f"process_factor must be a finite number >= 0; got {process_factor!r}")
     f, c, r = s.failures, s.checkpoint, s.resources
     return replace(
         s,
@@ -115,7 +120,7 @@ def adjust(
             f,
             single_per_day=f.single_per_day * rate_factor,
             correlated_per_day=f.correlated_per_day * rate_factor,
-            process_per_day=f.process_per_day * rate_factor,
+            process_per_day=f.process_per_day * rate_factor * process_factor,
         ),
         checkpoint=replace(
             c,
@@ -611,13 +616,12 @@ def grid(
         raise ValueError(f"approaches must be among {APPROACHES}; got {sorted(unknown)}")
     points = []
     for name in scenarios:
-        s = _loaded(name)
         extra = {"scenario": name, **factors}
+        s, _ = scenario_of(extra)
         if "baseline" in approaches:
-            adjusted, _ = scenario_of(extra)
             points += [
                 {**extra, "approach": "baseline", "baseline": label, "T_s": T}
-                for label, T in baseline_intervals(adjusted).items()
+                for label, T in baseline_intervals(s).items()
             ]
         if "multilevel" in approaches:
             for T in intervals_s:
@@ -785,6 +789,7 @@ SENSITIVITY = (
     ("checkpoint cost", "cost_factor", (0.1, 10.0)),
     ("failure timing", "timing", ("worst",)),
     ("acquisition delay", "delay_factor", (0.5, 2.0)),
+    ("process failures", "process_factor", (0.0,)),
 )
 CHECKPOINT_ONLY = ("baseline", "multilevel", "khaos", "fastrecover")
 MAX_OVERHEAD = 1.0  # headlines compare points spending at most the job's own resources
