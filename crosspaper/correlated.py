@@ -4,12 +4,13 @@ each paper's scheme (notebook ``cross_correlated``).
 Schemes, all on the same failure, node arrivals and checkpoint phases (common random numbers):
 - ``PPA-0``, ``PPA-0.5``, ``PPA-1.0`` (Su & Zhou, ICDE 2016): the Fig 10 plans of
   ``ppa.ppa_plan`` on ``to_ppa(s)``; failed replicated tasks switch to their replicas, failed
-  passive tasks restart from their checkpoints once a new node is ready for them
-  (``ppa.recovery_times`` with ``ready``). Meanwhile every query emits tentative output whose
-  accuracy is its output task's completeness 1 - IL (Eqs. (1)-(3), ``ppa.fidelity``).
+  passive tasks wait for their own node's replacement and recover from their checkpoints
+  through the shared models (``crosspaper.replication.failure`` with ``crosspaper.recovery``, as
+  in the frontier). Meanwhile every query emits tentative output whose accuracy is its output
+  task's completeness 1 - IL (Eqs. (1)-(3), ``ppa.fidelity``).
 - ``incremental`` (Su & Zhou, incremental recovery): BestDensity plans as nodes arrive
-  (``incremental.query_recovery_times``); a query outputs again (exactly) once all its failed
-  partitions are back, nothing before.
+  (``incremental.query_recovery_times`` gives when each query's partitions are placed); a query
+  outputs again (exactly) once all its failed partitions are back, nothing before.
 - ``blocking``: the incremental paper's baseline: wait until every failed partition is placed,
   roll back to the last global checkpoint (every ``checkpoint.interval_s``).
 - ``multilevel`` (Jayasekara et al.): blocking recovery from the last level-2 (remote)
@@ -28,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from crosspaper import scenarios
+from crosspaper import recovery, replication, scenarios
 
 DETECTION_S = 1.0  # incremental.engine.EngineConfig.detection_delay: none in either paper
 SYNC_PERIOD_S = 1.0  # PPA's replica sync period: ppa_recovery_latency's Fig 10 default
@@ -41,18 +42,16 @@ ASSUMPTIONS = {
     "node acquisition": "one new node per failed node, delays of the scenario's law scaled by "
     "delay_factor, requested at detection; no standby node (scenario resources)",
     "detection": f"{DETECTION_S} s after the failure for every scheme (incremental engine default)",
-    "PPA replicas": "on their own nodes outside the failing ones; the virtual sink and the "
-    "sources never fail, so they are outside the budget of the plans",
-    "PPA passive placement": "failed passive tasks, in topological order, first fit on the "
-    "alive nodes' spare capacity then on the new nodes in arrival order, under incremental's "
-    "cpu_cap",
-    "PPA latency constants": "ppa.LatencyParams defaults, but selectivity = 1 (the scenario's "
-    "operators), process rate μ = checkpoint.catch_up_rate, restart = "
-    "checkpoint.remote_restart_s, sync period 1 s (Fig 10); window = state_kb / tuple_kb / "
-    "input_rate (an output operator's state in seconds of input); every task's input rate λ_i = "
-    "input_rate, so its catch-up runs at the job's utilization as in the exactly-once schemes",
-    "catch-up": "a restarted partition replays from its checkpoint at maximal throughput "
-    "catch_up_rate while input keeps arriving at input_rate (incremental, blocking, multilevel)",
+    "PPA replicas": "crosspaper.replication: a replica runs on the node after its primary's "
+    "(ppa.replica_domain = same) and fails with it, or in another failure domain (separate); "
+    "the virtual sink and the sources never fail here, so they are outside the plans' budget",
+    "PPA passive tasks": "each waits for its own node's replacement (crosspaper.replication), "
+    "then recovers like a restarted partition; a task with a live replica is back after the "
+    "activation (crosspaper.replication.ACTIVATION_S)",
+    "catch-up": "one recovery model for every scheme (crosspaper.recovery): from the failure, "
+    "detection + the wait for the node (the placement time) + remote restart, then the replay "
+    "of the lost work and of the backlog built meanwhile at the spare capacity, to 5% of the "
+    "peak backlog",
     "checkpoints": "incremental and blocking: consistent remote checkpoints every interval_s "
     "(remote_cost_s each); multilevel: local every T*, remote with probability p2*; PPA: each "
     "passive task every interval_s, phases uniform",
@@ -104,7 +103,7 @@ def setup(name: str) -> dict:
     """What every draw of scenario ``name`` shares: the mappings, the PPA plans, the multilevel
     optimum, the candidate nodes and the loads."""
     from multilevel.optimize import optimal
-    from ppa import LatencyParams, ppa_plan
+    from ppa import ppa_plan
 
     s = scenarios.load(name)
     topo = s.topology
@@ -130,14 +129,6 @@ def setup(name: str) -> dict:
     for (op, _), node in where.items():
         load[node] += topo.operator(op).cpu_share
     outputs = [op for op in topo.operators if op.output]
-    rate = topo.input_rate
-    window = max(op.state_kb / op.tuple_kb for op in outputs) / rate
-    params = LatencyParams(
-        selectivity=1.0,
-        source_nodes=max(1, sum(op.parallelism for op in topo.operators if op.name in sources)),
-        process_rate=s.checkpoint.catch_up_rate,
-        restart=s.checkpoint.remote_restart_s,
-    )
     ml = optimal(scenarios.to_multilevel(s, levels=2))
     return {
         "scenario": s,
@@ -147,12 +138,9 @@ def setup(name: str) -> dict:
         "load": load,
         "ppa_topology": ppa_topology,
         "plans": plans,
-        "window": window,
-        "latency_params": params,
         "multilevel": ml,
-        # One utilization for every task: the scenario gives the job's maximal throughput only.
-        "input_rates": {t: rate for t in ppa_topology.tasks if t not in never_fail},
-        "rho": rate / s.checkpoint.catch_up_rate,
+        "job": recovery.job_of(s),
+        "rho": topo.input_rate / s.checkpoint.catch_up_rate,  # the engine's utilization
         "cap": s.papers["incremental"]["cpu_cap"],
         "output_tasks": [f"{op.name}[{i}]" for op in outputs for i in range(op.parallelism)],
         "priority": s.papers["incremental"]["priority"],
@@ -194,24 +182,12 @@ def _query_curve(back: dict, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
     return times, avail
 
 
-def _ppa_times(su, failed_tasks, active, ready, phases) -> dict[str, float]:
-    from ppa import recovery_times
-
-    s = su["scenario"]
-    times = recovery_times(
-        su["ppa_topology"],
-        failed=failed_tasks,
-        active=active,
-        ready=ready,
-        rate=s.topology.input_rate,
-        window=su["window"],
-        checkpoint_interval=s.checkpoint.interval_s,
-        sync_period=SYNC_PERIOD_S,
-        phases=phases,
-        params=su["latency_params"],
-        input_rates=su["input_rates"],
-    )
-    return {t: DETECTION_S + float(v[0]) for t, v in times.items()}
+def _recovered(su, lost_s: float, down_s: float) -> float:
+    """s from the failure until a partition down ``down_s`` s with ``lost_s`` s of lost work is
+    back (crosspaper.recovery); inf when it is never placed."""
+    if not math.isfinite(down_s):
+        return math.inf
+    return float(recovery.recovery_s(lost_s, down_s, su["job"]))
 
 
 def _ppa_curve(su, failed_tasks, back: dict[str, float]):
@@ -231,24 +207,6 @@ def _ppa_curve(su, failed_tasks, back: dict[str, float]):
     return times, per_query.mean(axis=1), dict(zip(su["output_tasks"], per_query.T, strict=True))
 
 
-def _place_passive(su, passive: list[str], alive_free: list[float], arrivals: np.ndarray):
-    """First fit, topological order, alive spare capacity first (ready 0) then new nodes in
-    arrival order; a task that fits nowhere takes the last arrival (overcommitted)."""
-    topo = su["scenario"].topology
-    bins = [(0.0, f) for f in alive_free] + [(float(t), su["cap"]) for t in np.sort(arrivals)]
-    room = [c for _, c in bins]
-    ready = {}
-    for task in passive:  # ppa topology order is topological
-        cost = topo.operator(task.split("[")[0]).cpu_share
-        fit = next((b for b, r in enumerate(room) if r + 1e-9 >= cost), None)
-        if fit is None:
-            ready[task] = float(bins[-1][0]) if bins else 0.0
-            continue
-        room[fit] -= cost
-        ready[task] = bins[fit][0]
-    return ready
-
-
 def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     """Sweep function: one correlated failure of ``k`` nodes of scenario ``scenario`` with node
     acquisition delays scaled by ``delay_factor``; every scheme on the same draws. Rows: the
@@ -259,7 +217,6 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     recovery on the same failure and arrivals ("engine_curve", "engine_query";
     ``engine_rate`` hashtags/s)."""
     from incremental import query_recovery_times
-    from ppa import Phases
 
     for name in ("scenario", "k", "delay_factor", "horizon_s", "step_s", "engine", "engine_rate"):
         if name not in params:
@@ -274,7 +231,6 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     # Draws of fixed sizes in a fixed order: the same numbers at every (k, delay_factor).
     perm = rng.permutation(len(su["candidates"]))
     u_acquisition = rng.random(len(su["candidates"]))
-    phases = Phases.draw(su["ppa_topology"], 1, rng)
     u_checkpoint = rng.random()
     ml = su["multilevel"]
     geometric = rng.geometric(ml.p[-1])
@@ -310,31 +266,38 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
         "blocking": u_checkpoint * interval,
         "multilevel": ml.T * (geometric - 1 + u_checkpoint),
     }
+    restart = s.checkpoint.remote_restart_s
     for scheme in ("incremental", "blocking", "multilevel"):
-        back = query_recovery_times(
+        placed = query_recovery_times(  # when each query's partitions are placed
             problem,
             arrivals,
             blocking=scheme != "incremental",
             cpu_cap=su["cap"],
             alive_free=alive_free,
-            restart=s.checkpoint.remote_restart_s,
-            lost=lost[scheme],
-            rho=su["rho"],
         )
-        back = {q[0] if isinstance(q, tuple) else q: DETECTION_S + t for q, t in back.items()}
+        back = {
+            q[0] if isinstance(q, tuple) else q: _recovered(
+                su, lost[scheme], DETECTION_S + t + restart
+            )
+            for q, t in placed.items()
+        }
         times, avail = _query_curve(back, n_queries)
         emit(scheme, times, avail, len(back))
         rows.extend(
             _row(kind=QUERY, scheme=scheme, query=str(q), recovery_s=t, **common)
             for q, t in back.items()
         )
-    # PPA plans.
+    # PPA plans (crosspaper.replication, as the frontier): no standby node, each failed node
+    # replaced at its own acquisition draw.
     failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in failed_nodes)
+    order = [int(su["candidates"][i][1:]) for i in perm[:k]]
+    ready = replication.node_ready(order, acquisition, standby=0)
+
+    def recover(wait: float) -> float:
+        return _recovered(su, lost["incremental"], DETECTION_S + wait + restart)
+
     for scheme, plan in su["plans"].items():
-        active = plan & set(failed_tasks)
-        passive = [t for t in su["ppa_topology"].tasks if t in failed_tasks and t not in active]
-        ready = _place_passive(su, passive, alive_free, acquisition)
-        back = _ppa_times(su, failed_tasks, active, ready, phases)
+        back = replication.failure(s, su["ppa_topology"], plan, order, ready, recover)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)
         failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
         emit(scheme, times, avail, failed_queries)

@@ -1,42 +1,63 @@
 """The overhead-recovery frontier of the cross-paper notebook ``cross_frontier``: each approach's
 own knob swept on a shared scenario (crosspaper.scenarios), every point put on two common axes,
-and the Pareto front of the points.
+and the Pareto front of the feasible points.
 
-Common axes (units and conversions; ``axes()`` prints them with their sources):
+Common axes (``axes()`` prints every conversion with its source):
 
-- x, ``overhead``: the share of the job's failure-free resources spent on fault tolerance,
-  dimensionless. The job's resources are Σ cpu_share over its tasks (node equivalents,
-  scenario ``topology.operators.cpu_share``). A checkpoint costing c s of processing every T s
-  costs the share c/T (the scenario's definition of ``checkpoint.*_cost_s``; multilevel's Eq. (1)
-  loss); an active replica or a standby node costs its CPU share (a standby node: 1).
-- y, ``unavailability``: expected seconds of lost output per hour of operation,
-  Σ_kind λ_kind x E[output-seconds lost per failure of that kind], with λ_single and
-  λ_correlated = the scenario's ``failures.*_per_day`` / 24 (per hour). A failure that stops the
-  whole job loses all output while it lasts (restart, replay, catch-up); a partial scheme loses
-  the share of output it does not deliver (PPA: 1 - OF of its tentative output; incremental:
-  the priority share of queries not yet recovered).
-- Replacement nodes: a failure of k nodes with S standby nodes (scenario
-  ``resources.standby_nodes``) waits for k - S new nodes (``resources.acquisition_*``; expected
-  max of k - S draws: a + (b - a) m / (m + 1) for uniform draws on [a, b]) before a
-  checkpoint-restart scheme resumes; incremental recovery uses spare capacity meanwhile.
+- x, ``overhead``: normal-time cost as **resources reserved for fault tolerance**, a share of the
+  job's failure-free resources (Σ cpu_share over its tasks, node equivalents): a checkpoint
+  costing c s of processing every T s reserves c/T (the scenarios' definition of
+  ``checkpoint.*_cost_s``; multilevel's Eq. (1) loss); an active replica its task's CPU share; a
+  standby node 1. The other cost measures are columns: ``checkpoint_share`` (c/T alone: the
+  throughput a blocking checkpoint would take; an asynchronous one adds latency instead) and
+  ``reserved_nodes`` (replica and standby nodes, whole nodes at the CPU cap).
+- y, ``unavailability_s_per_h``: expected seconds of lost output per hour,
+  Σ_kind λ_kind x E[output-seconds lost per failure of that kind] over the scenario's failure
+  kinds (process, single node, correlated; rates per day / 24), capped at 3,600 s/h. A point
+  whose recoveries never catch up (capacity at or below the input rate) or whose expected loss
+  reaches 3,600 s/h (the job would never be up) is infeasible and never on the front.
+- Per failure every checkpoint-based scheme (multilevel's levels, FastRecover's segments, Khaos's
+  CI, the baselines, PPA's passive tasks, incremental recovery's queries) loses what the one
+  recovery model ``crosspaper.recovery`` gives for its lost work and down time: waiting for a
+  node (a process failure waits for none; k failed nodes with S standby wait for the k - S
+  acquired, the expected max of uniform draws a + (b - a) m / (m + 1)), restore, replay, catch-up
+  at the spare capacity with the backlog built meanwhile. PPA loses ∫ (1 - OF) of its tentative
+  output (crosspaper.replication), incremental the priority share of queries not yet back.
+- ``meets_qos``: every failure kind's expected recovery (time until the output is complete and
+  current again) within the scenario's ``qos.recovery_s``; ``meets_qos_single``: the process and
+  single-node failures' (correlated failures aside).
 
+Sensitivity factors (point parameters, 1 by default): ``rate_factor`` (every failure rate),
+``headroom_factor`` (the spare capacity C - a), ``cost_factor`` (checkpoint costs),
+``delay_factor`` (node acquisition delays), ``process_factor`` (the process failures alone: their
+rate is an assumption of the scenarios) and ``timing`` (``uniform`` failure moment in the
+interval, or Khaos's ``worst``). Baselines: Young/Daly's first-order interval
+(multilevel.optimize.first_order_interval on the one-level system) and PRODUCTION_INTERVAL_S.
 Each point also keeps its approach's own measures (``own_*`` columns, in the paper's units).
-The paper packages are used through their public APIs only; what they lack (the conversions,
-the per-failure loss of PPA and incremental recovery over time) is computed here from them.
 Units: s, events/s, hours for rates on the y axis.
 """
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
 
 import numpy as np
 import pandas as pd
 
+from crosspaper import recovery as R
+from crosspaper import replication
 from crosspaper import scenarios as S
 from crosspaper.scenarios import DATA
 
 SECONDS_PER_HOUR = 3600.0
-APPROACHES = ("multilevel", "fastrecover", "khaos", "ppa", "incremental")
+APPROACHES = ("multilevel", "fastrecover", "khaos", "ppa", "incremental", "baseline")
+KINDS = ("process", "single", "correlated")
+FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor", "process_factor")
+# Amazon Managed Service for Apache Flink's DEFAULT checkpoint configuration: CheckpointInterval
+# 60,000 ms (docs.aws.amazon.com/managed-flink/latest/apiv2/API_CheckpointConfiguration.html);
+# open-source Flink leaves checkpointing off until an interval is set.
+PRODUCTION_INTERVAL_S = 60.0
 
 
 # -- the Pareto front ------------------------------------------------------------------------
@@ -68,15 +89,88 @@ def pareto_front(x, y) -> np.ndarray:
     return front
 
 
+# -- the scenario of a point, with its sensitivity factors ----------------------------------------
+def adjust(
+    s: S.Scenario,
+    *,
+    rate_factor: float = 1.0,
+    headroom_factor: float = 1.0,
+    cost_factor: float = 1.0,
+    delay_factor: float = 1.0,
+    process_factor: float = 1.0,
+) -> S.Scenario:
+    """The scenario with every failure rate, the spare capacity (headroom C - a: the catch-up
+    capacity becomes a + headroom_factor (C - a)), both checkpoint costs and the node
+    acquisition delays scaled; ``process_factor`` scales the process failures alone (0: none,
+    the scenarios' process rate being an assumption)."""
+    for name, value in (
+        ("rate_factor", rate_factor),
+        ("headroom_factor", headroom_factor),
+        ("cost_factor", cost_factor),
+        ("delay_factor", delay_factor),
+    ):
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
+    if not (math.isfinite(process_factor) and process_factor >= 0):
+        raise ValueError(f"process_factor must be a finite number >= 0; got {process_factor!r}")
+    f, c, r = s.failures, s.checkpoint, s.resources
+    return replace(
+        s,
+        failures=replace(
+            f,
+            single_per_day=f.single_per_day * rate_factor,
+            correlated_per_day=f.correlated_per_day * rate_factor,
+            process_per_day=f.process_per_day * rate_factor * process_factor,
+        ),
+        checkpoint=replace(
+            c,
+            catch_up_rate=s.topology.input_rate
+            + headroom_factor * (c.catch_up_rate - s.topology.input_rate),
+            local_cost_s=c.local_cost_s * cost_factor,
+            remote_cost_s=c.remote_cost_s * cost_factor,
+        ),
+        resources=replace(
+            r,
+            acquisition_low_s=r.acquisition_low_s * delay_factor,
+            acquisition_high_s=r.acquisition_high_s * delay_factor,
+        ),
+    )
+
+
+@cache
+def _loaded(name: str) -> S.Scenario:
+    return S.load(name)
+
+
+def scenario_of(params: dict) -> tuple[S.Scenario, str]:
+    """(the point's scenario with its factors applied, its failure timing)."""
+    s = _loaded(params["scenario"])
+    factors = {k: float(params[k]) for k in FACTORS if params.get(k) is not None}
+    timing = params.get("timing") or "uniform"
+    if timing not in R.TIMINGS:
+        raise ValueError(f"timing must be one of {R.TIMINGS}; got {timing!r}")
+    return (adjust(s, **factors) if factors else s), timing
+
+
 # -- conversions shared by the approaches ------------------------------------------------------
-def per_hour(s: S.Scenario) -> tuple[float, float]:
-    """(λ_single, λ_correlated) per hour from the scenario's rates per day."""
-    return s.failures.single_per_day / 24.0, s.failures.correlated_per_day / 24.0
+def per_hour(s: S.Scenario) -> dict[str, float]:
+    """λ per hour of each failure kind from the scenario's rates per day."""
+    f = s.failures
+    return {
+        "process": f.process_per_day / 24.0,
+        "single": f.single_per_day / 24.0,
+        "correlated": f.correlated_per_day / 24.0,
+    }
 
 
 def job_resources(s: S.Scenario) -> float:
     """Σ cpu_share over every task: the job's failure-free resources in node equivalents."""
     return sum(op.parallelism * op.cpu_share for op in s.topology.operators)
+
+
+def failed_count(s: S.Scenario, kind: str) -> int:
+    """Nodes a failure of ``kind`` takes down (a process failure: none, its node stays up)."""
+    return {"process": 0, "single": 1, "correlated": s.failures.correlated_nodes}[kind]
 
 
 def expected_wait_s(s: S.Scenario, failed_nodes: int, standby: int) -> float:
@@ -101,109 +195,140 @@ def acquisition_draws(s: S.Scenario, failed_nodes: int, rng) -> np.ndarray:
     return r.acquisition_low_s + (r.acquisition_high_s - r.acquisition_low_s) * u
 
 
-def acquired(draws: np.ndarray, standby: int) -> np.ndarray:
-    """Sorted arrival times of the nodes acquired beyond ``standby`` (of ``draws``)."""
-    return np.sort(draws[: max(0, len(draws) - standby)])
-
-
-def wait_term(s: S.Scenario, standby: int) -> float:
-    """s/h the whole job waits for replacement nodes: λ1 W(1) + λ2 W(k)."""
-    lam1, lam2 = per_hour(s)
-    k = s.failures.correlated_nodes
-    return lam1 * expected_wait_s(s, 1, standby) + lam2 * expected_wait_s(s, k, standby)
-
-
-def restart_s(s: S.Scenario, interval_s: float | None = None) -> float:
-    """Duration (s) of a restart from the remote checkpoint until the backlog is drained:
-    r2 + a (T/2 + r2) / (capacity - a), with the failure uniform within the interval T (lost
-    work T/2), a = topology.input_rate and capacity = checkpoint.catch_up_rate (the linear
-    part of the khaos simulator's catch-up)."""
-    c = s.checkpoint
-    T = c.interval_s if interval_s is None else interval_s
-    a = s.topology.input_rate
-    if not c.catch_up_rate > a:
-        raise ValueError(
-            f"checkpoint.catch_up_rate ({c.catch_up_rate}) must exceed the input rate ({a})"
-        )
-    return c.remote_restart_s + a * (T / 2 + c.remote_restart_s) / (c.catch_up_rate - a)
-
-
 def failed_node_draws(s: S.Scenario, kind: str, draws: int, rng) -> list[tuple[int, ...]]:
-    """Node sets (0-based) failing: ``single`` = every node once (exact average), ``correlated``
-    = ``draws`` random subsets of correlated_nodes nodes."""
+    """Node sets (0-based) failing: ``process`` and ``single`` = every node once (exact
+    average), ``correlated`` = ``draws`` random subsets of correlated_nodes nodes."""
     n = s.resources.nodes
-    if kind == "single":
+    if kind in ("process", "single"):
         return [(i,) for i in range(n)]
     k = s.failures.correlated_nodes
     return [tuple(sorted(rng.choice(n, size=k, replace=False).tolist())) for _ in range(draws)]
 
 
-def _row(approach, label, overhead, single_s, correlated_s, wait, feasible=True, **own) -> dict:
-    """One point on the common axes; single_s / correlated_s: output-seconds lost per failure.
-    (``approach`` names the caller; the sweep's parameters carry it into the table.)"""
-    return {
+def _row(label, overhead, losses, recoveries, *, checkpoint_share, reserved_nodes, **own):
+    """One point: per failure kind the output-seconds lost and the recovery time."""
+    row = {
         "label": label,
-        "feasible": bool(feasible),
         "overhead": float(overhead),
-        "loss_single_s": float(single_s),
-        "loss_correlated_s": float(correlated_s),
-        "wait_s_per_h": float(wait),
+        "checkpoint_share": float(checkpoint_share),
+        "reserved_nodes": float(reserved_nodes),
+        **{f"loss_{k}_s": float(losses[k]) for k in KINDS},
+        **{f"recovery_{k}_s": float(recoveries[k]) for k in KINDS},
         **{f"own_{k}": float(v) for k, v in own.items()},
     }
-
-
-def _finish(row: dict, s: S.Scenario) -> dict:
-    lam1, lam2 = per_hour(s)
-    row["unavailability_s_per_h"] = (
-        lam1 * row["loss_single_s"] + lam2 * row["loss_correlated_s"] + row["wait_s_per_h"]
-    )
     return row
 
 
-# -- one point per approach --------------------------------------------------------------------
-def multilevel_point(params: dict, rng) -> dict:
-    """Multilevel (Jayasekara et al.) at interval T_s with level-1 probability p1: overhead
-    Σ p_l c_l / T (Eq. (1)'s failure-free loss); the share of time lost to failures is
-    1 - T / T_eff = 1 - U / U0 with U of Eq. (13) (multilevel.utilization.utilization) and
-    U0 = (T - Σ p c) / T; it is spread over the failure rates as loss per failure."""
-    from multilevel.utilization import utilization
+def _finish(row: dict, s: S.Scenario, feasible: bool = True) -> dict:
+    """Adds unavailability (capped at 3,600 s/h), feasibility and the QoS mark."""
+    lam = per_hour(s)
+    used = [k for k in KINDS if lam[k] > 0]
+    y = sum(lam[k] * row[f"loss_{k}_s"] for k in used)
+    ok = feasible and math.isfinite(y) and y < SECONDS_PER_HOUR and math.isfinite(row["overhead"])
+    worst = max((row[f"recovery_{k}_s"] for k in used), default=0.0)
+    row["feasible"] = bool(ok)
+    row["unavailability_s_per_h"] = float(min(y, SECONDS_PER_HOUR)) if y == y else math.nan
+    row["worst_recovery_s"] = float(worst)
+    row["meets_qos"] = bool(ok and worst <= s.qos.recovery_s)
+    frequent = max((row[f"recovery_{k}_s"] for k in used if k != "correlated"), default=0.0)
+    row["meets_qos_single"] = bool(ok and frequent <= s.qos.recovery_s)
+    return row
 
-    s = S.load(params["scenario"])
-    system = S.to_multilevel(s, levels=2)
-    T, p1 = float(params["T_s"]), float(params["p1"])
-    p = np.array([p1, 1.0 - p1])
-    cost = float(p @ np.asarray(system.c))
-    u = float(utilization(T, p, system))
-    u0 = (T - cost) / T
-    lost = 1.0 - u / u0  # share of wall time lost to failures
-    lam1, lam2 = per_hour(s)
-    per_failure = lost * SECONDS_PER_HOUR / (lam1 + lam2)  # s of output lost per failure
+
+def _single_level(s: S.Scenario, interval_s: float, timing: str, standby: int) -> dict:
+    """Per failure kind: E[recovery] of a job restarting from its last remote checkpoint (every
+    T s): no wait for a process failure, the wait for k - S acquired nodes otherwise."""
+    job, r2 = R.job_of(s), s.checkpoint.remote_restart_s
+    return {
+        k: R.expected_recovery_s(
+            interval_s, expected_wait_s(s, failed_count(s, k), standby) + r2, job, timing
+        )
+        for k in KINDS
+    }
+
+
+def _checkpoint_point(s, label, interval_s, timing, **own) -> dict:
+    loss = _single_level(s, interval_s, timing, s.resources.standby_nodes)
+    share = s.checkpoint.remote_cost_s / interval_s
     return _finish(
         _row(
-            "multilevel",
+            label,
+            share,
+            loss,
+            loss,
+            checkpoint_share=share,
+            reserved_nodes=s.resources.standby_nodes,
+            **own,
+        ),
+        s,
+        R.job_of(s).feasible,
+    )
+
+
+# -- one point per approach --------------------------------------------------------------------
+def baseline_point(params: dict, rng) -> dict:
+    """A single-level remote checkpoint every ``T_s`` s (``baseline``: Young/Daly or the
+    production default), recovered by the shared model."""
+    s, timing = scenario_of(params)
+    return _checkpoint_point(s, str(params["baseline"]), float(params["T_s"]), timing)
+
+
+def multilevel_point(params: dict, rng) -> dict:
+    """Multilevel (Jayasekara et al.) at interval T_s with level-1 probability p1 on
+    to_multilevel(s) (level 1 = process failures, level 2 = node failures): overhead Σ p_l c_l / T
+    (Eq. (1)). A process failure restores the last checkpoint of either level (r1 after a
+    level-1 one, probability p1; r2 after a level-2 one: the paper's R_1 = p1 r1 + p2 r2) and
+    loses the moment in the interval; a node failure (single or correlated) waits for its nodes,
+    restores the last level-2 checkpoint (r2) and loses G - 1 intervals more, G geometric(p2)
+    (Section 3's lost checkpoints). Own measure: U of Eq. (13) (multilevel.utilization)."""
+    from multilevel.utilization import utilization
+
+    s, timing = scenario_of(params)
+    T, p1 = float(params["T_s"]), float(params["p1"])
+    levels = 2 if p1 > 0 else 1
+    system = S.to_multilevel(s, levels=levels)
+    p = np.array([p1, 1.0 - p1]) if levels == 2 else np.array([1.0])
+    c = s.checkpoint
+    cost = p1 * c.local_cost_s + (1 - p1) * c.remote_cost_s
+    job, standby = R.job_of(s), s.resources.standby_nodes
+    losses = {
+        "process": p1 * R.expected_recovery_s(T, c.local_restart_s, job, timing)
+        + (1 - p1) * R.expected_recovery_s(T, c.remote_restart_s, job, timing)
+    }
+    for kind in ("single", "correlated"):
+        down = expected_wait_s(s, failed_count(s, kind), standby) + c.remote_restart_s
+        losses[kind] = R.expected_recovery_s(T, down, job, timing, keep=1.0 - p1)
+    u = float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
+    return _finish(
+        _row(
             f"T={T:g}s p1={p1:g}",
             cost / T,
-            per_failure,
-            per_failure,
-            wait_term(s, s.resources.standby_nodes),
+            losses,
+            losses,
+            checkpoint_share=cost / T,
+            reserved_nodes=standby,
             utilization=u,
         ),
         s,
+        job.feasible and u > 0,
     )
 
 
 def fastrecover_point(params: dict, rng) -> dict:
     """FastRecover (Yaduvanshi, Algorithm 1) at budget ch_max on the scenario's chain
-    (crosspaper.scenarios.to_fastrecover; b_log_kb_per_min None = the scenario's B_log): the
-    optimum's per-operator overheads ch_i (Eq. (2.1)) weighted by each operator's CPU share of
-    the job; a node failure fails a task of every operator with a task on it, recovered in
-    parallel by segments, so the output is down for max rt_i (Eq. (3.2), minutes -> s) over the
-    operators hit, plus checkpoint.local_restart_s (rt_i counts the state restore Δ_snap(π) but
-    no redeploy; the scenario's local restart is its remote one less the state download).
-    Own measures: CH_all and RT_all = Σ ρ_i rt_i (recovery minutes per minute)."""
+    (to_fastrecover; b_log_kb_per_min None = the scenario's B_log). The source's input log is
+    Kafka's, kept for every scheme: Algorithm 1 gets ch_max plus its cost Δ_log(Ω θ_1), and the
+    overhead leaves it out. Overhead: the optimum's other ch_i (Eq. (2.1)) weighted by each
+    operator's CPU share of the job. A failure fails a task of every operator with a task on
+    its node(s); each segment recovers in parallel through the shared model: lost work = the
+    moment in the failed operator's checkpoint interval 1/η_i (min -> s), down = the wait for
+    nodes + checkpoint.local_restart_s (redeploy) + the path's state restore Σ Δ_snap(π_k)
+    (Eq. (3.2)'s b_i); the output is back when the slowest segment is. Own measures: CH_all
+    (with the source log) and RT_all = Σ ρ_i rt_i (recovery minutes per minute)."""
     import fastrecover as fr
+    from fastrecover.model import recovery_time_terms
 
-    s = S.load(params["scenario"])
+    s, timing = scenario_of(params)
     topo, storage, _, z = S.to_fastrecover(s)
     if params.get("b_log_kb_per_min") is not None:
         storage = fr.Storage(
@@ -211,128 +336,150 @@ def fastrecover_point(params: dict, rng) -> dict:
             snapshot_bandwidth=storage.snapshot_bandwidth,
         )
     ch_max = float(params["ch_max"])
-    result = fr.optimize_chain(topo, ch_max, z, storage)
-    wait = wait_term(s, s.resources.standby_nodes)
+    source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
+    result = fr.optimize_chain(topo, ch_max + source_log, z, storage)
+    standby = s.resources.standby_nodes
+    label = f"CH_max={ch_max:g}"
+    nan = dict.fromkeys(KINDS, math.nan)
     if not result.feasible:
-        return _finish(
-            _row("fastrecover", f"CH_max={ch_max:g}", np.nan, np.nan, np.nan, wait, False), s
-        )
+        row = _row(label, math.nan, nan, nan, checkpoint_share=math.nan, reserved_nodes=standby)
+        return _finish(row, s, False)
     config = result.configuration
     ch = fr.checkpoint_overheads(topo, config, storage)
-    rt_s = fr.recovery_times(topo, config, storage) * 60.0
+    ch[0] -= source_log
+    _, restore_min = recovery_time_terms(topo, config.anchors, storage)
+    interval_s = 60.0 / np.asarray(config.frequencies, dtype=float)
     ops = s.topology.operators
     weight = np.array([op.parallelism * op.cpu_share for op in ops])
+    job, r1 = R.job_of(s), s.checkpoint.local_restart_s
     losses = {}
-    for kind in ("single", "correlated"):
+    for kind in KINDS:
+        wait = expected_wait_s(s, failed_count(s, kind), standby)
+        per_op = np.array(
+            [
+                R.expected_recovery_s(interval_s[i], wait + r1 + 60.0 * restore_min[i], job, timing)
+                for i in range(len(ops))
+            ]
+        )
         sets = failed_node_draws(s, kind, int(params.get("draws", 20)), rng)
-        hit = [[any(n in nodes for n in op.nodes) for op in ops] for nodes in sets]
-        restart = s.checkpoint.local_restart_s  # rt_i has no redeploy time: added
-        losses[kind] = restart + float(np.mean([rt_s[np.array(h)].max() for h in hit]))
+        hit = [np.array([any(n in nodes for n in op.nodes) for op in ops]) for nodes in sets]
+        losses[kind] = float(np.mean([per_op[h].max() if h.any() else 0.0 for h in hit]))
+    overhead = float(ch @ weight) / weight.sum()
     return _finish(
         _row(
-            "fastrecover",
-            f"CH_max={ch_max:g}",
-            float(ch @ weight) / weight.sum(),
-            losses["single"],
-            losses["correlated"],
-            wait,
+            label,
+            overhead,
+            losses,
+            losses,
+            checkpoint_share=overhead,
+            reserved_nodes=standby,
             ch_all=result.checkpoint_overhead,
             rt_all=result.expected_recovery_time,
             segments=len(result.anchors),
         ),
         s,
+        job.feasible,
     )
 
 
-def khaos_point(params: dict, rng) -> dict:
-    """A static CI ci_s replayed on the khaos simulator over the measured day (khaos.simulate,
-    parameters of crosspaper.scenarios.to_khaos, the day's failure instants, no observation
-    noise): loss per failure = the simulator's true recovery time (injection, at Khaos's worst
-    case 3 s before a checkpoint, until the backlog is within 5% of its peak), applied to both
-    failure kinds (Flink restarts the whole job from the remote checkpoint either way, as
-    to_multilevel's r2 and to_khaos's restart_s); overhead = remote_cost_s / CI. Own measures:
-    the day's total recovery time and mean latency (Tables II-III columns)."""
-    from khaos.simulate import simulate, workload_of
+@cache
+def khaos_simulator(name: str):
+    """(khaos SimParams, workload) of scenario ``name``'s measured day: to_khaos's parameters,
+    with the latency and observation terms calibrated on the scenario's own series
+    (khaos.calibrate on its experiment; the package's defaults are IoT's)."""
+    from khaos import calibrate
+    from khaos.data import load_experiment
+    from khaos.simulate import workload_of
 
-    s = S.load(params["scenario"])
+    s = _loaded(name)
     setup = S.to_khaos(s)
     if setup.experiment == "none":
-        raise ValueError(f"scenario {s.name!r} has no khaos workload (khaos.experiment = none)")
+        raise ValueError(f"scenario {name!r} has no khaos workload (khaos.experiment = none)")
+    fitted, _ = calibrate(load_experiment(DATA / "khaos", setup.experiment))
+    terms = ("lat0_ms", "lat_per_event_ms", "checkpoint_ms", "recovery_latency_ms")
+    sim = replace(setup.sim, **{k: getattr(fitted, k) for k in terms})
+    return sim, setup, workload_of(str(DATA / "khaos"), setup.experiment)
+
+
+def khaos_point(params: dict, rng) -> dict:
+    """A static CI ci_s (Khaos's knob, Geldenhuys et al.): a single-level remote checkpoint
+    every CI recovered by the shared model, overhead = remote_cost_s / CI. Own measures from
+    the khaos simulator replaying the measured day at that CI (no observation noise, latency
+    terms of the scenario's own series, khaos_simulator): mean true recovery per failure (at
+    the artifact's worst moment, on the day's varying arrivals), mean latency and the share of
+    seconds above the QoS latency (Tables II-III columns); ``replay`` False skips the replay."""
+    from khaos.simulate import simulate
+
+    s, timing = scenario_of(params)
     ci = float(params["ci_s"])
-    workload = workload_of(str(DATA / "khaos"), setup.experiment)
-    result = simulate(workload, ci, setup.failure_seconds, setup.sim)
-    recovery = result.failures["recovery_s"].to_numpy(dtype=float)
+    if not params.get("replay", True):  # sensitivity runs: the day's replay is the same
+        return _checkpoint_point(s, f"CI={ci:g}s", ci, timing)
+    sim, setup, workload = khaos_simulator(params["scenario"])
+    result = simulate(workload, ci, setup.failure_seconds, sim)
     latency = result.run["lat"]
-    per_failure = float(recovery.mean())
-    return _finish(
-        _row(
-            "khaos",
-            f"CI={ci:g}s",
-            s.checkpoint.remote_cost_s / ci,
-            per_failure,
-            per_failure,
-            wait_term(s, s.resources.standby_nodes),
-            recovery_total_s=recovery.sum(),
-            avg_latency_ms=latency.mean(),
-            latency_violations=(latency > s.qos.latency_ms).mean(),
-        ),
+    return _checkpoint_point(
         s,
+        f"CI={ci:g}s",
+        ci,
+        timing,
+        sim_recovery_mean_s=result.failures["recovery_s"].to_numpy(dtype=float).mean(),
+        avg_latency_ms=latency.mean(),
+        latency_violations=(latency > s.qos.latency_ms).mean(),
     )
 
 
 def ppa_point(params: dict, rng) -> dict:
-    """PPA-fraction (Su & Zhou, Fig 10's plans: ppa.ppa_plan, the fraction of non-source tasks
-    with the best OF when all fail) on the scenario's topology (to_ppa). Every task is
-    checkpointed at the scenario's interval (passive), the plan's tasks are also actively
-    replicated on nodes outside the failure: overhead = c2/T + replicated CPU share. Per
-    failure (every node once; ``draws`` random correlated sets), the failed tasks outside the
-    plan recover from checkpoints after the replacement nodes arrive (restart_s); meanwhile the
-    output is tentative with fidelity OF (ppa.output_fidelity, Eq. (4)), so 1 - OF of it is
-    lost; a failure hitting only replicated tasks loses the activation (LatencyParams)."""
-    from ppa import LatencyParams, output_fidelity, ppa_plan
+    """PPA-fraction (Su & Zhou, Fig 10's plans: ppa.ppa_plan) on the scenario's topology
+    (to_ppa) through crosspaper.replication: every task checkpointed every interval_s
+    (passive), the plan's tasks also actively replicated on nodes that can fail (or another
+    failure domain). Overhead = c2/T + the replicas' CPU / the job's. Per failure (every node
+    once for process and single failures, ``draws`` random correlated sets), a passive task
+    waits for its own node (none after a process failure) and recovers through the shared
+    model; the loss is ∫ (1 - OF) of the tentative output."""
+    from ppa import ppa_plan
 
-    s = S.load(params["scenario"])
+    s, timing = scenario_of(params)
     topology, _ = S.to_ppa(s)
     fraction = float(params["fraction"])
     plan = ppa_plan(topology, fraction)
-    source = s.topology.operators[0].name
-    where = {f"{op}[{i}]": k for (op, i), k in _placement(s).items() if op != source}
-    cpu = {
-        f"{op.name}[{i}]": op.cpu_share
-        for op in s.topology.operators
-        for i in range(op.parallelism)
-    }
     standby = s.resources.standby_nodes
-    d = restart_s(s)
-    activation = LatencyParams().activation
-    losses = {}
-    for kind in ("single", "correlated"):
+    job, c = R.job_of(s), s.checkpoint
+    T = c.interval_s
+
+    @cache
+    def recover(wait: float) -> float:
+        return R.expected_recovery_s(T, wait + c.remote_restart_s, job, timing)
+
+    losses, recoveries = {}, {}
+    for kind in KINDS:
         sets = failed_node_draws(s, kind, int(params.get("draws", 20)), rng)
-        lost = []
+        lost, full = [], []
         for nodes in sets:
-            waits = acquired(acquisition_draws(s, len(nodes), rng), standby)
-            failed = {t for t, k in where.items() if k in nodes}
-            passive = failed - plan
-            if not failed:
-                lost.append(0.0)
-            elif not passive:
-                lost.append(activation)
-            else:
-                wait = float(waits.max()) if len(waits) else 0.0
-                lost.append((1.0 - output_fidelity(topology, passive)) * (wait + d))
-        losses[kind] = float(np.mean(lost))
-    replicated = sum(cpu.get(t, 0.0) for t in plan)  # the virtual sink costs nothing
+            draws = acquisition_draws(s, len(nodes), rng)
+            ready = (
+                dict.fromkeys(nodes, 0.0)
+                if kind == "process"
+                else replication.node_ready(nodes, draws, standby)
+            )
+            out = replication.failure(s, topology, plan, nodes, ready, recover)
+            lost.append(out["lost_output_s"])
+            full.append(out["t_full_s"])
+        losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.mean(full))
+    cpu, nodes_needed = replication.replica_cost(s, plan)
+    share = c.remote_cost_s / T
     return _finish(
         _row(
-            "ppa",
             f"PPA-{fraction:g}",
-            s.checkpoint.remote_cost_s / s.checkpoint.interval_s + replicated / job_resources(s),
-            losses["single"],
-            losses["correlated"],
-            0.0,  # the waits are inside the per-failure losses
+            share + cpu / job_resources(s),
+            losses,
+            recoveries,
+            checkpoint_share=share,
+            reserved_nodes=standby + nodes_needed,
             replicated_tasks=len(plan),
+            replica_cpu_nodes=cpu,
         ),
         s,
+        job.feasible,
     )
 
 
@@ -343,14 +490,16 @@ def _placement(s: S.Scenario) -> dict:
 def incremental_point(params: dict, rng) -> dict:
     """Incremental recovery (Su & Zhou) with extra_standby idle nodes beside the scenario's:
     overhead = c2/T (its checkpoints) + extra_standby / job resources. Per failure (every node
-    once; ``draws`` random correlated sets; the problem of crosspaper.scenarios.to_incremental),
-    BestDensity plans run as nodes come (incremental.recover_as_nodes_arrive: the standby nodes
-    at once, the others at acquisition draws, alive nodes' spare capacity under the CPU cap at
-    the failure); a query's output is back restart_s after the plan that recovers it, so the
-    loss is Σ_q priority_q (t_q + restart) / Σ priorities over all queries."""
+    once for process and single failures, ``draws`` random correlated sets; the problem of
+    to_incremental), BestDensity plans run as nodes come (incremental.recover_as_nodes_arrive:
+    standby nodes at once, the others at acquisition draws; after a process failure the node
+    is there at once; alive nodes' spare capacity under the CPU cap); a query placed t_q s after
+    the failure is back after the shared model's recovery with t_q + remote restart down (the
+    backlog of the wait included); the loss is Σ_q priority_q back_q / Σ priorities over all
+    queries."""
     from incremental import recover_as_nodes_arrive
 
-    s = S.load(params["scenario"])
+    s, timing = scenario_of(params)
     extra = int(params["extra_standby"])
     if extra < 0:
         raise ValueError(f"extra_standby must be an integer >= 0; got {extra}")
@@ -362,16 +511,22 @@ def incremental_point(params: dict, rng) -> dict:
         load[k] += s.topology.operator(op).cpu_share
     outputs = [op for op in s.topology.operators if op.output]
     total_priority = s.papers["incremental"]["priority"] * sum(op.parallelism for op in outputs)
-    d = restart_s(s)
-    losses, unrecovered = {}, 0
-    for kind in ("single", "correlated"):
+    job, c = R.job_of(s), s.checkpoint
+
+    @cache
+    def recover(placed: float) -> float:
+        return R.expected_recovery_s(c.interval_s, placed + c.remote_restart_s, job, timing)
+
+    losses, recoveries, unrecovered = {}, {}, 0
+    for kind in KINDS:
         sets = failed_node_draws(s, kind, int(params.get("draws", 20)), rng)
-        lost = []
+        lost, full = [], []
         for nodes in sets:
             problem = S.to_incremental(s, [f"n{k}" for k in nodes])
-            now = min(standby, len(nodes))
             draws = acquisition_draws(s, len(nodes), rng)
-            arrivals = [(0.0, 1.0)] * now + [(float(t), 1.0) for t in acquired(draws, standby)]
+            now = len(nodes) if kind == "process" else min(standby, len(nodes))
+            later = np.sort(draws[: max(0, len(nodes) - now)])
+            arrivals = [(0.0, 1.0)] * now + [(float(t), 1.0) for t in later]
             alive = [max(0.0, cap - load[k]) for k in range(len(load)) if k not in nodes]
             steps = recover_as_nodes_arrive(problem, arrivals, cpu_cap=cap, alive_free=alive)
             when = {}
@@ -379,24 +534,29 @@ def incremental_point(params: dict, rng) -> dict:
                 for q in step.recovered_queries:
                     when.setdefault(q, step.time)
             end = steps[-1].time
-            seconds = 0.0
+            seconds, last = 0.0, 0.0
             for q, (_, priority) in problem.queries.items():
                 if q not in when:
                     unrecovered += 1
-                seconds += priority * (when.get(q, end) + d)
+                back = recover(float(when.get(q, end)))
+                seconds += priority * back
+                last = max(last, back)
             lost.append(seconds / total_priority)
-        losses[kind] = float(np.mean(lost))
+            full.append(last)
+        losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.mean(full))
+    share = c.remote_cost_s / c.interval_s
     return _finish(
         _row(
-            "incremental",
             f"+{extra} standby",
-            s.checkpoint.remote_cost_s / s.checkpoint.interval_s + extra / job_resources(s),
-            losses["single"],
-            losses["correlated"],
-            0.0,  # the waits are inside the per-failure losses
+            share + extra / job_resources(s),
+            losses,
+            recoveries,
+            checkpoint_share=share,
+            reserved_nodes=standby,
             unrecovered_queries=unrecovered,
         ),
         s,
+        job.feasible,
     )
 
 
@@ -406,6 +566,7 @@ POINTS = {
     "khaos": khaos_point,
     "ppa": ppa_point,
     "incremental": incremental_point,
+    "baseline": baseline_point,
 }
 
 
@@ -415,6 +576,15 @@ def frontier_point(params: dict, rng) -> dict:
     if approach not in POINTS:
         raise ValueError(f"approach must be one of {APPROACHES}; got {approach!r}")
     return POINTS[approach](params, rng)
+
+
+def baseline_intervals(s: S.Scenario) -> dict[str, float]:
+    """{label: interval (s)} of the baselines: Daly's first-order interval of the one-level
+    system (every failure recovered from the remote checkpoint) and the production default."""
+    from multilevel.optimize import first_order_interval
+
+    daly = first_order_interval(S.to_multilevel(s, levels=1), daly=True)
+    return {"Young/Daly": float(daly), "production default": PRODUCTION_INTERVAL_S}
 
 
 def grid(
@@ -428,60 +598,80 @@ def grid(
     fractions: Sequence[float],
     extra_standby: Sequence[int],
     draws: int,
+    approaches: Sequence[str] = APPROACHES,
+    **factors,
 ) -> list[dict]:
-    """Every point of every approach that applies to each scenario: FastRecover needs a chain,
-    Khaos a measured workload; multilevel skips T <= Σ p c; extra standby nodes stop at the
-    correlated failure's size (more are never used)."""
+    """Every point of every approach in ``approaches`` that applies to each scenario: FastRecover
+    needs a chain, Khaos a measured workload, multilevel's p1 > 0 process failures (and T
+    above its checkpoint cost Σ p c); extra
+    standby nodes stop at the correlated failure's size (more are never used); the baselines at
+    baseline_intervals. ``factors``: sensitivity factors (FACTORS, ``timing``) on every point."""
     if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
         raise ValueError(f"draws must be an integer >= 1; got {draws!r}")
+    unknown = set(factors) - {*FACTORS, "timing"}
+    if unknown:
+        raise ValueError(f"factors must be among {(*FACTORS, 'timing')}; got {sorted(unknown)}")
+    unknown = set(approaches) - set(APPROACHES)
+    if unknown:
+        raise ValueError(f"approaches must be among {APPROACHES}; got {sorted(unknown)}")
     points = []
     for name in scenarios:
-        s = S.load(name)
-        system = S.to_multilevel(s, levels=2)
-        for T in intervals_s:
-            for p1 in p1_values:
-                if not 0 <= p1 < 1:
-                    raise ValueError(f"p1_values must lie in [0, 1); got {p1}")
-                if T > p1 * system.c[0] + (1 - p1) * system.c[1]:
-                    points.append({"scenario": name, "approach": "multilevel", "T_s": T, "p1": p1})
+        extra = {"scenario": name, **factors}
+        s, _ = scenario_of(extra)
+        if "baseline" in approaches:
+            points += [
+                {**extra, "approach": "baseline", "baseline": label, "T_s": T}
+                for label, T in baseline_intervals(s).items()
+            ]
+        if "multilevel" in approaches:
+            for T in intervals_s:
+                for p1 in p1_values:
+                    if not 0 <= p1 < 1:
+                        raise ValueError(f"p1_values must lie in [0, 1); got {p1}")
+                    if p1 > 0 and s.failures.process_per_day <= 0:
+                        continue
+                    cost = p1 * s.checkpoint.local_cost_s + (1 - p1) * s.checkpoint.remote_cost_s
+                    if T <= cost:
+                        continue
+                    points.append({**extra, "approach": "multilevel", "T_s": T, "p1": p1})
         try:
             S.to_fastrecover(s)
             chain = True
         except ValueError:
             chain = False
-        if chain:
-            for b in b_log_values:
-                for ch in ch_max_values:
-                    points.append(
-                        {
-                            "scenario": name,
-                            "approach": "fastrecover",
-                            "ch_max": ch,
-                            "b_log_kb_per_min": b,
-                            "draws": draws,
-                        }
-                    )
-        if s.papers["khaos"]["experiment"] != "none":
-            points += [{"scenario": name, "approach": "khaos", "ci_s": ci} for ci in cis_s]
-        points += [
-            {"scenario": name, "approach": "ppa", "fraction": f, "draws": draws} for f in fractions
-        ]
+        if chain and "fastrecover" in approaches:
+            points += [
+                {**extra, "approach": "fastrecover", "ch_max": ch, "b_log_kb_per_min": b}
+                | {"draws": draws}
+                for b in b_log_values
+                for ch in ch_max_values
+            ]
+        if s.papers["khaos"]["experiment"] != "none" and "khaos" in approaches:
+            points += [{**extra, "approach": "khaos", "ci_s": ci} for ci in cis_s]
+        if "ppa" in approaches:
+            points += [
+                {**extra, "approach": "ppa", "fraction": f, "draws": draws} for f in fractions
+            ]
         k = s.failures.correlated_nodes
-        points += [
-            {"scenario": name, "approach": "incremental", "extra_standby": e, "draws": draws}
-            for e in extra_standby
-            if s.resources.standby_nodes + e <= k
-        ]
+        if "incremental" in approaches:
+            points += [
+                {**extra, "approach": "incremental", "extra_standby": e, "draws": draws}
+                for e in extra_standby
+                if s.resources.standby_nodes + e <= k
+            ]
     return points
 
 
-def mark_front(points: pd.DataFrame) -> pd.DataFrame:
-    """``points`` with a ``pareto`` column: on its scenario's front over all approaches."""
+def mark_front(points: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataFrame:
+    """``points`` with a ``pareto`` column: on its group's front over all approaches, feasible
+    points only (an infeasible point is never on the front)."""
     out = points.copy()
     out["pareto"] = False
-    for _, index in out.groupby("scenario").groups.items():
+    for _, index in out.groupby(list(by)).groups.items():
         sub = out.loc[index]
-        out.loc[index, "pareto"] = pareto_front(sub["overhead"], sub["unavailability_s_per_h"])
+        ok = sub["feasible"].to_numpy(dtype=bool)
+        y = np.where(ok, sub["unavailability_s_per_h"], np.nan)
+        out.loc[index, "pareto"] = pareto_front(sub["overhead"], y)
     return out
 
 
@@ -489,67 +679,92 @@ def axes() -> pd.DataFrame:
     """How each approach's overhead and recovery measure are put on the common axes, with the
     source of each conversion or 'assumption: ...'."""
     rows = [
-        ("all", "rates", "λ per hour = failures.*_per_day / 24", "scenario failures"),
+        (
+            "all",
+            "rates",
+            "λ per hour = failures.*_per_day / 24 (process, single, correlated)",
+            "scenario failures",
+        ),
         (
             "all",
             "x",
-            "overhead = fault-tolerance resources / Σ cpu_share of the job's tasks",
+            "resources reserved / Σ cpu_share: checkpoints c/T, replicas' CPU, "
+            "standby nodes 1 each",
             "scenario topology.operators.cpu_share (node equivalents)",
         ),
         (
             "all",
             "y",
-            "unavailability = Σ_kind λ_kind E[output-seconds lost per failure] (s/h)",
-            "definition; a failure stopping the job loses all output while it lasts",
+            "Σ_kind λ_kind E[output-seconds lost per failure] (s/h), capped at 3,600; "
+            "infeasible at the cap or without catch-up",
+            "definition",
+        ),
+        (
+            "all",
+            "recovery",
+            "wait + restart + replay and catch-up at C - a to 5% of the peak "
+            "backlog a (lost + wait + restart)",
+            "crosspaper.recovery (khaos simulator's drain; checked against it)",
         ),
         (
             "all",
             "wait",
-            "k failed nodes, S standby: wait E[max of k - S acquisitions]",
+            "process: none; k failed nodes, S standby: E[max of k - S acquisitions]",
             "scenario resources (incremental Fig 7: uniform 2-6 min)",
+        ),
+        (
+            "all",
+            "QoS",
+            "meets_qos: every kind's expected recovery <= qos.recovery_s",
+            "scenario qos",
+        ),
+        (
+            "baseline",
+            "x, y",
+            "remote checkpoint every T: Young/Daly T = c + sqrt(2c(M + r)), or "
+            f"{PRODUCTION_INTERVAL_S:g} s",
+            "multilevel.optimize.first_order_interval; Amazon "
+            "Managed Service for Apache Flink's default CheckpointInterval",
         ),
         ("multilevel", "x", "Σ p_l c_l / T", "multilevel Eq. (1) failure-free utilization"),
         (
             "multilevel",
             "y",
-            "3600 (1 - U/U0) + wait; U of Eq. (13), U0 = (T - Σpc)/T",
-            "multilevel Eq. (13) with to_multilevel (c, r local/remote, n, δ)",
+            "process: p1 R(T, r1) + p2 R(T, r2); node: R(T(G - 1) + moment, "
+            "wait + r2), G ~ geometric(p2)",
+            "multilevel Sections 3.1-3.3 (R_1, lost checkpoints); "
+            "level 1 = process failures (Section 5)",
         ),
         (
             "fastrecover",
             "x",
-            "Σ ch_i cpu_i / Σ cpu_i, ch_i of Eq. (2.1) at the optimum",
-            "assumption: ch_i is a share of operator i's resources",
+            "Σ ch_i cpu_i / Σ cpu_i at the optimum, the source's log left out",
+            "Eq. (2.1); assumption: Kafka logs the input for every scheme",
         ),
         (
             "fastrecover",
             "y",
-            "λ (r1 + max rt_i over the operators hit, Eq. (3.2)) + wait",
-            "assumption: segments recover in parallel; r1 = local restart (redeploy)",
+            "max over hit operators of R(moment in 1/η_i, wait + r1 + restore_i)",
+            "Eq. (3.2)'s restore b_i; assumption: segments recover in parallel",
         ),
-        (
-            "khaos",
-            "x",
-            "remote_cost_s / CI",
-            "scenario checkpoint cost c (s of processing per checkpoint)",
-        ),
+        ("khaos", "x", "remote_cost_s / CI", "scenario checkpoint cost c"),
         (
             "khaos",
             "y",
-            "(λ1 + λ2) x mean true recovery of the simulated day + wait",
-            "khaos.simulate, measured day; assumption: correlated = single",
+            "R(moment in CI, wait + r2)",
+            "shared model; the day's simulator replay in own_* columns",
         ),
         (
             "ppa",
             "x",
             "c2/T + replicated tasks' CPU / job CPU",
-            "PPA Section III; assumption: a replica costs its task's CPU",
+            "PPA Section III; a replica costs its task's CPU",
         ),
         (
             "ppa",
             "y",
-            "λ x mean over failures of (1 - OF(passive failed)) (wait + restart)",
-            "PPA Eq. (4) OF; assumption: replicas live off the failed nodes",
+            "∫ (1 - OF(tasks not back)) dt; passive tasks wait for their own node",
+            "PPA Eq. (4); crosspaper.replication",
         ),
         (
             "incremental",
@@ -560,14 +775,98 @@ def axes() -> pd.DataFrame:
         (
             "incremental",
             "y",
-            "λ x mean Σ_q prio_q (t_q + restart) / Σ prio",
+            "Σ_q prio_q R(moment, t_q + r2) / Σ prio",
             "incremental recover_as_nodes_arrive with BestDensity (Algorithm 3)",
-        ),
-        (
-            "ppa, incremental",
-            "restart",
-            "r2 + a (T/2 + r2) / (capacity - a)",
-            "assumption: failure uniform in T, linear catch-up at capacity",
         ),
     ]
     return pd.DataFrame(rows, columns=["approach", "axis", "conversion", "source"])
+
+
+# -- sensitivity of the headlines and the decision map ----------------------------------------
+SENSITIVITY = (
+    ("failure rate", "rate_factor", (0.1, 10.0)),
+    ("headroom", "headroom_factor", (0.7, 1.3)),
+    ("checkpoint cost", "cost_factor", (0.1, 10.0)),
+    ("failure timing", "timing", ("worst",)),
+    ("acquisition delay", "delay_factor", (0.5, 2.0)),
+    ("process failures", "process_factor", (0.0,)),
+)
+CHECKPOINT_ONLY = ("baseline", "multilevel", "khaos", "fastrecover")
+MAX_OVERHEAD = 1.0  # headlines compare points spending at most the job's own resources
+
+
+def variations(scenarios, grid_kwargs: dict, cases=SENSITIVITY) -> list[dict]:
+    """The grid (``grid(scenarios, **grid_kwargs)``) at the defaults (case "default") and at
+    each case's values one at a time; every point carries ``case`` and ``value``."""
+    points = [{**p, "case": "default", "value": "1"} for p in grid(scenarios, **grid_kwargs)]
+    for case, factor, values in cases:
+        for value in values:
+            points += [
+                {**p, "case": case, "value": str(value)}
+                for p in grid(scenarios, **grid_kwargs, **{factor: value})
+            ]
+    return [{**p, "replay": False} if p["approach"] == "khaos" else p for p in points]
+
+
+def _interval(frame: pd.DataFrame) -> pd.Series:
+    """The checkpoint interval of single-level points (baseline, khaos, multilevel at p1 = 0)."""
+    out = pd.Series(np.nan, index=frame.index)
+    for column, approaches in (("T_s", ("baseline", "multilevel")), ("ci_s", ("khaos",))):
+        if column in frame:
+            use = frame["approach"].isin(approaches)
+            if "p1" in frame:
+                use &= ~(frame["approach"].eq("multilevel") & frame["p1"].fillna(0).gt(0))
+            out[use] = frame.loc[use, column]
+    return out
+
+
+def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataFrame:
+    """Per group of ``by``: the approaches on the front (feasible points only), the best
+    checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <= MAX_OVERHEAD) with its setting
+    and overhead, PPA-1's
+    unavailability and overhead, the cheapest point meeting the QoS limit for process and
+    single-node failures, and the longest single-level interval meeting it."""
+    marked = mark_front(runs, by)
+    marked["interval_s"] = _interval(marked)
+    rows = []
+    for key, g in marked.groupby(list(by), sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        ok = g[g["feasible"]]
+        front = ok[ok["pareto"]]
+        ckpt = ok[ok["approach"].isin(CHECKPOINT_ONLY) & (ok["overhead"] <= MAX_OVERHEAD)]
+        best = ckpt.loc[ckpt["unavailability_s_per_h"].idxmin()] if len(ckpt) else None
+        ppa1 = ok[(ok["approach"] == "ppa") & (ok.get("fraction") == 1.0)]
+        qos = ok[ok["meets_qos_single"]]
+        cheapest = qos.loc[qos["overhead"].idxmin()] if len(qos) else None
+        single = qos[qos["interval_s"].notna()]
+        rows.append(
+            {
+                **dict(zip(by, key, strict=True)),
+                "front": ", ".join(sorted(front["approach"].unique())),
+                "infeasible_points": int((~g["feasible"]).sum()),
+                "best_checkpoint_s_per_h": np.nan
+                if best is None
+                else best["unavailability_s_per_h"],
+                "best_checkpoint": "" if best is None else f"{best['approach']} {best['label']}",
+                "best_checkpoint_overhead": np.nan if best is None else best["overhead"],
+                "ppa1_s_per_h": ppa1["unavailability_s_per_h"].min() if len(ppa1) else np.nan,
+                "ppa1_overhead": ppa1["overhead"].min() if len(ppa1) else np.nan,
+                "cheapest_qos": ""
+                if cheapest is None
+                else f"{cheapest['approach']} {cheapest['label']}",
+                "cheapest_qos_overhead": np.nan if cheapest is None else cheapest["overhead"],
+                "longest_qos_interval_s": single["interval_s"].max() if len(single) else np.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def decision_points(scenarios, grid_kwargs: dict, rate_factors, headroom_factors) -> list[dict]:
+    """The grid at every (rate_factor, headroom_factor) of the decision map."""
+    points = []
+    for rate in rate_factors:
+        for headroom in headroom_factors:
+            points += grid(
+                scenarios, **grid_kwargs, rate_factor=float(rate), headroom_factor=float(headroom)
+            )
+    return [{**p, "replay": False} if p["approach"] == "khaos" else p for p in points]

@@ -31,6 +31,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"  # the project's data/ (p
 SCENARIOS = DATA / "scenarios"
 PARTITIONINGS = ("one-to-one", "split", "merge", "full")  # as ppa.topology.PARTITIONINGS
 ACQUISITION_LAWS = ("uniform", "fixed")
+REPLICA_DOMAINS = ("same", "separate")
 SECONDS_PER_DAY = 86_400.0
 TEMPLATE = "template"  # data/scenarios/template.toml: loads by name, not in available()
 USER_SOURCE = "user"  # the source of every given field of a scenario without [sources]
@@ -56,6 +57,7 @@ DEFAULTS = {
     ),
     "papers.ppa.fractions": ([0.0, 0.5, 1.0], "PPA Fig 10: PPA-0, PPA-0.5, PPA-1.0"),
     "papers.ppa.virtual_sink": (False, "no sink added (the job has one output operator)"),
+    "papers.ppa.replica_domain": ("same", "replicas on the job's nodes, failing with them"),
     "papers.incremental.cpu_cap": (0.8, "incremental Section 5: 80% CPU cap per node"),
     "papers.incremental.priority": (1, "incremental Section 2.3: default priority 1"),
     "papers.khaos.experiment": ("none", "no Khaos measured day (cross_interval needs one)"),
@@ -190,11 +192,14 @@ class Topology:
 @dataclass(frozen=True, kw_only=True)
 class Failures:
     """single_per_day: rate of failures taking one node (1/day); correlated_per_day: rate of
-    correlated failures (1/day); correlated_nodes: nodes one correlated failure takes."""
+    correlated failures (1/day); correlated_nodes: nodes one correlated failure takes;
+    process_per_day: rate of process failures (an exception or a killed process: its node stays
+    up; 1/day; optional, 0 when absent)."""
 
     single_per_day: float
     correlated_per_day: float
     correlated_nodes: int
+    process_per_day: float = 0.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -329,6 +334,9 @@ def _check_papers(papers: dict) -> dict:
     out["ppa"] = {
         "fractions": tuple(float(f) for f in fractions),
         "virtual_sink": _flag(section, "virtual_sink", "ppa"),
+        # "same" = replicas on the job's nodes (they fail with them), "separate" = another
+        # failure domain
+        "replica_domain": _choice(section, "replica_domain", "ppa", REPLICA_DOMAINS),
     }
     section = _get(papers, "incremental", "")
     out["incremental"] = {
@@ -450,13 +458,19 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
         correlated_nodes=_number(
             failures, "correlated_nodes", "failures", low=2, high=nodes, integer=True
         ),
+        process_per_day=_number(failures, "process_per_day", "failures", low=0),
     )
-    for key, kind in (("single_per_day", "single-node"), ("correlated_per_day", "correlated")):
-        if getattr(failures, key) <= 0:  # the multilevel mapping's levels (to_multilevel)
+    # to_multilevel's level 1 needs process failures; the cross notebooks' correlated-failure
+    # questions need correlated ones: a zero rate is refused here, not deep in an optimizer
+    for key, use in (
+        ("process_per_day", "level 1 (local checkpoints) of the multilevel mapping"),
+        ("single_per_day", "the single-node failures of every cross notebook"),
+        ("correlated_per_day", "the correlated-failure questions of every cross notebook"),
+    ):
+        if getattr(failures, key) <= 0:
             raise ValueError(
-                f"failures.{key} must be > 0; got 0: every cross notebook gives {kind} failures "
-                f"their own multilevel checkpoint level (to_multilevel), which needs a positive "
-                f"rate; give a small one (e.g. 0.01 per day) for rare {kind} failures"
+                f"failures.{key} must be > 0; got 0: it drives {use}; give a small rate "
+                f"(e.g. 0.01 per day) for rare failures of this kind"
             )
     low = _number(resources, "acquisition_low_s", "resources", low=0)
     resources = Resources(
@@ -558,19 +572,25 @@ def with_values(s: Scenario, values: dict, source: str = "sensitivity") -> Scena
 
 # -- mappings to each paper's parameter objects ------------------------------------------------
 def to_multilevel(s: Scenario, levels: int = 2):
-    """multilevel.System of the scenario. levels=2 (Section 3 of Jayasekara et al.): level 1 =
-    single-node failures, checkpoint cost c1 = checkpoint.local_cost_s to local disk, restart r1 =
-    local_restart_s; level 2 = correlated failures, c2 = remote_cost_s to replicated storage, r2 =
-    remote_restart_s. levels=1: every failure at rate λ1 + λ2 recovered from the remote
-    checkpoint (the single-level baseline, Eq. (11)). n = operators on the critical path
-    (Section 4), δ = multilevel.token_delay_s. Rates per day -> 1/s."""
+    """multilevel.System of the scenario (Jayasekara et al.; rates per day -> 1/s). levels=2, the
+    paper's own split (Section 1: "a thread or process can checkpoint to an in-memory checkpoint
+    manager ... failure of the machine will need a higher level checkpoint"; its Flink experiment
+    of Section 5 throws an exception for level 1 and kills a task manager for level 2): level 1 =
+    process failures (failures.process_per_day), checkpoint c1 = checkpoint.local_cost_s (the
+    scenarios take the paper's c1 = c2/2 of Section 5), restart r1 = local_restart_s; level 2 =
+    node failures, single and correlated (a remote checkpoint survives both), c2 =
+    remote_cost_s, r2 = remote_restart_s. levels=1: every failure (process, node, correlated)
+    recovered from the remote checkpoint (the single-level baseline, Eq. (11)). A third level
+    (correlated failures beyond the remote store) has no scenario cost and is not mapped. n =
+    operators on the critical path (Section 4), δ = multilevel.token_delay_s."""
     from multilevel.utilization import System
 
     f, c = s.failures, s.checkpoint
     n, delta = s.topology.critical_path(), s.papers["multilevel"]["token_delay_s"]
+    node = f.single_per_day + f.correlated_per_day
     if levels == 1:
         return System.per_day(
-            lam=[f.single_per_day + f.correlated_per_day],
+            lam=[f.process_per_day + node],
             c=[c.remote_cost_s],
             r=[c.remote_restart_s],
             n=n,
@@ -578,10 +598,13 @@ def to_multilevel(s: Scenario, levels: int = 2):
         )
     if levels != 2:
         raise ValueError(f"levels must be 1 or 2; got {levels!r}")
-    if f.single_per_day <= 0 or f.correlated_per_day <= 0:
-        raise ValueError("levels=2 needs failures.single_per_day and correlated_per_day > 0")
+    if f.process_per_day <= 0:
+        raise ValueError(
+            "levels=2 needs failures.process_per_day > 0 (level 1 = process failures); got "
+            f"{f.process_per_day}"
+        )
     return System.per_day(
-        lam=[f.single_per_day, f.correlated_per_day],
+        lam=[f.process_per_day, node],
         c=[c.local_cost_s, c.remote_cost_s],
         r=[c.local_restart_s, c.remote_restart_s],
         n=n,
@@ -592,11 +615,14 @@ def to_multilevel(s: Scenario, levels: int = 2):
 def to_fastrecover(s: Scenario):
     """(fastrecover Topology, Storage, ch_max, z) of a chain scenario (Yaduvanshi, Ch. 2; units
     minutes and KB). One FastRecover operator per logical operator: s_i = selectivity, π_i =
-    state_kb x parallelism (the operator's whole state), θ_i = tuple_kb, τ_i = parallelism /
-    (60 x catch_up_rate) min per tuple (each task processes its share at the job's capacity:
-    assumption), ρ_i = failures per minute hitting op_i = (single_per_day x the share of nodes
+    state_kb x parallelism (the operator's whole state), θ_i = tuple_kb, τ_i = input_rate /
+    (catch_up_rate x Ω_i) min per tuple with Ω_i op_i's input in tuples/min, so that τ_i Ω_i =
+    input_rate / catch_up_rate: a minute of lost input takes that many minutes to reprocess at
+    the job's capacity (every operator is pipelined at the job's capacity: assumption), ρ_i =
+    failures per minute hitting op_i = ((single_per_day + process_per_day) x the share of nodes
     hosting a task of op_i + correlated_per_day) / 1440; Ω = input_rate x 60. Storage:
-    B_log = b_log_kb_per_min, B_snap = b_snap_kb_per_min."""
+    B_log = b_log_kb_per_min, B_snap = b_snap_kb_per_min. The source's anchor log is the input
+    Kafka keeps for every scheme: a caller comparing schemes leaves its cost Δ_log(Ω θ_1) out."""
     from fastrecover import Operator, Storage, chain
 
     topo = s.topology
@@ -608,14 +634,16 @@ def to_fastrecover(s: Scenario):
                 "to the one listed before it)"
             )
     nodes = s.resources.nodes
+    f = s.failures
+    rates = topo.input_rates()
     ops = []
     for op in topo.operators:
         hit = len(set(op.nodes)) / nodes
-        rho = (s.failures.single_per_day * hit + s.failures.correlated_per_day) / 1440.0
+        rho = ((f.single_per_day + f.process_per_day) * hit + f.correlated_per_day) / 1440.0
         ops.append(
             Operator(
                 s=op.selectivity,
-                tau=op.parallelism / (60.0 * s.checkpoint.catch_up_rate),
+                tau=topo.input_rate / (s.checkpoint.catch_up_rate * 60.0 * rates[op.name]),
                 pi=op.state_kb * op.parallelism,
                 theta=op.tuple_kb,
                 rho=rho,

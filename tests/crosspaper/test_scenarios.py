@@ -60,7 +60,7 @@ def _set(data, path, value):
         (
             ("checkpoint", "remote_cost_s"),
             0.5,
-            r"checkpoint\.remote_cost_s must be a number in \[1\.0",
+            r"checkpoint\.remote_cost_s must be a number in \[2\.5",
         ),
         (("checkpoint", "catch_up_rate"), KeyError, r"checkpoint\.catch_up_rate is missing"),
         (
@@ -142,9 +142,10 @@ def _chain_scenario(n, *, lam, c, r, delta=0.0, omega=1.0, operators=None, fastr
         ],
     }
     data["resources"]["nodes"] = 4
-    data["failures"] = {
-        "single_per_day": lam[0],
-        "correlated_per_day": lam[1],
+    data["failures"] = {  # multilevel's level 1 = process failures, level 2 = node failures
+        "process_per_day": lam[0],
+        "single_per_day": lam[1],
+        "correlated_per_day": 0.0,
         "correlated_nodes": 2,
     }
     data["checkpoint"].update(
@@ -193,11 +194,58 @@ def test_multilevel_one_level_pools_the_failures_on_the_remote_checkpoint():
     s = S.load("khaos_ysb")
     one = S.to_multilevel(s, levels=1)
     assert one.levels == 1 and one.c == (s.checkpoint.remote_cost_s,)
+    f = s.failures
     assert one.lam[0] * 86_400 == pytest.approx(
-        s.failures.single_per_day + s.failures.correlated_per_day
+        f.process_per_day + f.single_per_day + f.correlated_per_day
     )
+    two = S.to_multilevel(s)  # level 1 = process failures, level 2 = every node failure
+    assert two.lam[0] * 86_400 == pytest.approx(f.process_per_day)
+    assert two.lam[1] * 86_400 == pytest.approx(f.single_per_day + f.correlated_per_day)
+    assert two.c[0] == pytest.approx(two.c[1] / 2)  # the paper's c1 = c2/2 (Section 5)
     with pytest.raises(ValueError, match="levels must be 1 or 2"):
         S.to_multilevel(s, levels=3)
+    without = _replace_failures(s, process_per_day=0.0)
+    with pytest.raises(ValueError, match="process_per_day"):
+        S.to_multilevel(without)
+
+
+def _replace_failures(scenario, **values):
+    from dataclasses import replace
+
+    return replace(scenario, failures=replace(scenario.failures, **values))
+
+
+def test_multilevel_mapping_of_table3_is_the_papers_flink_system():
+    from multilevel.optimize import optimal
+    from multilevel.settings import table3_system
+
+    printed = paper_table("multilevel_table3")
+    for row in printed.to_dict("records"):
+        # Section 5: an exception (level 1) and a killed task manager (level 2), c1 = c2/2.
+        c = row["c_ms"] / 1000
+        scenario = _chain_scenario(
+            int(row["n"]),
+            lam=(row["lambda1_per_min"] * 1440, row["lambda2_per_min"] * 1440),
+            c=(c / 2, c),
+            r=(row["r1_s"], row["r2_s"]),
+            delta=row["delta_ms"] / 1000,
+        )
+        mapped, paper = S.to_multilevel(scenario), table3_system(row)
+        for name in ("lam", "c", "r"):
+            assert getattr(mapped, name) == pytest.approx(getattr(paper, name), rel=1e-12)
+        assert (mapped.n, mapped.delta) == (paper.n, pytest.approx(paper.delta))
+        assert optimal(mapped).p1 == pytest.approx(row["p1_opt"], abs=1e-4)
+
+
+def test_fastrecover_tau_is_the_scenarios_reprocessing_per_minute_lost():
+    """The review: τ_i Ω_i = input / capacity, 0.56 on YSB and 0.26 on IoT (not 6.0 / 3.2)."""
+    for name in ("khaos_ysb", "khaos_iot"):
+        s = S.load(name)
+        topology, *_ = S.to_fastrecover(s)
+        share = s.topology.input_rate / s.checkpoint.catch_up_rate
+        assert topology.tau * topology.rates == pytest.approx(np.full(topology.n, share))
+    ysb = S.load("khaos_ysb")
+    assert ysb.topology.input_rate / ysb.checkpoint.catch_up_rate == pytest.approx(0.564, abs=1e-3)
 
 
 def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
@@ -206,14 +254,16 @@ def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
 
     rng = np.random.default_rng(7)
     # Thesis Table 4.1 chain defaults (Ω, CH_max, Z: fastrecover.settings), τ = 1e-5 min,
-    # π 10-20 MB, θ = 1 KB, s in (0.1, 1], ρ per minute.
+    # π 10-20 MB, θ = 1 KB, ρ per minute; selectivity 1, so that the mapping's
+    # τ_i = input / (capacity Ω_i) is one τ for every operator.
     n, omega_per_min = 8, float(CHAIN.omega)
-    s = rng.uniform(0.1, 1.0, n)
+    s = np.ones(n)
     pi = rng.uniform(10_000, 20_000, n)
-    rho = 0.1 / 1440.0  # every operator on the one node: ρ_i = (single + correlated) / 1440
-    thesis = [Operator(s=s[i], tau=1e-5, pi=pi[i], theta=1.0, rho=2 * rho) for i in range(n)]
+    # Every operator on node 0 of 4: ρ_i = ((process + single) / 4 + correlated) / 1440.
+    rho = (0.4 + 0.1) / 4 / 1440.0
+    thesis = [Operator(s=s[i], tau=1e-5, pi=pi[i], theta=1.0, rho=rho) for i in range(n)]
     direct = optimize_chain(chain(thesis, omega_per_min), CHAIN.ch_max, CHAIN.z, Storage())
-    capacity = 1 / (60 * 1e-5)  # τ = parallelism / (60 x catch_up_rate)
+    capacity = 1 / (60 * 1e-5)  # τ = input / (capacity x 60 x input) min per tuple
     ops = [
         {
             "name": f"op{i}",
@@ -240,7 +290,8 @@ def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
     scenario = _replace_capacity(scenario, capacity)
     topology, storage, ch_max, z = S.to_fastrecover(scenario)
     assert topology.rates == pytest.approx(chain(thesis, omega_per_min).rates)
-    assert topology.rho == pytest.approx([2 * rho] * n)  # 0.4 x 1/4 of the nodes + 0.1
+    assert topology.rho == pytest.approx([rho] * n)
+    assert topology.tau == pytest.approx([1e-5] * n)
     mapped = optimize_chain(topology, ch_max, z, storage)
     assert mapped.expected_recovery_time == pytest.approx(direct.expected_recovery_time)
     assert mapped.anchors == direct.anchors
@@ -308,3 +359,42 @@ def test_khaos_mapping_gives_the_papers_qos_and_the_artifacts_grid():
     assert len(setup.failure_seconds) == 12
     mean = workload_of(str(DATA / "khaos"), "ysb").mean()
     assert S.load("khaos_ysb").topology.input_rate == pytest.approx(mean, abs=1.0)
+
+
+def test_ppa_mapping_of_the_papers_fig6_topology_gives_its_plans_and_fidelity():
+    """PPA Section VI-A's Fig 6: 16 sources, O1-O4 of 8, 4, 2, 1 tasks, two-to-one merges."""
+    from ppa import output_fidelity, ppa_plan
+    from ppa.shapes import fig6
+
+    data = raw("khaos_ysb")
+    sizes = {"S": 16, "O1": 8, "O2": 4, "O3": 2, "O4": 1}
+    data["topology"]["operators"] = [
+        {
+            "name": name,
+            "parallelism": n,
+            "selectivity": 1.0,
+            "state_kb": 1.0,
+            "tuple_kb": 1.0,
+            "cpu_share": 0.1,
+            "nodes": [i % 4 for i in range(n)],
+            "output": name == "O4",
+            "join": False,
+        }
+        for name, n in sizes.items()
+    ]
+    names = list(sizes)
+    data["topology"]["edges"] = [
+        {"from": a, "to": b, "partitioning": "merge"}
+        for a, b in zip(names, names[1:], strict=False)
+    ]
+    mapped, _ = S.to_ppa(S.from_dict(data))
+    paper = fig6()
+    rename = {f"{op}[{i}]": t for op, tasks in paper.operators.items() for i, t in enumerate(tasks)}
+    assert sorted(rename[t] for t in mapped.tasks) == sorted(paper.tasks)
+    for failed in (["O1[0]"], ["O2[1]", "O1[5]"], ["O3[0]", "S[3]"]):
+        assert output_fidelity(mapped, failed) == pytest.approx(
+            output_fidelity(paper, [rename[t] for t in failed])
+        )
+    for fraction in (0.25, 0.5):
+        plan = {rename[t] for t in ppa_plan(mapped, fraction)}
+        assert plan == set(ppa_plan(paper, fraction))

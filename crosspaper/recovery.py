@@ -1,0 +1,231 @@
+"""One recovery model for every checkpoint-based scheme of the cross-paper notebooks
+(multilevel's levels, FastRecover's segments, Khaos's CIs, blocking and incremental recovery).
+
+A failure stops the output it hits and costs, in this order:
+
+1. detection and waiting for a node: ``wait_s`` (0 for a process failure or when a standby node
+   is ready), during which input keeps arriving at ``a`` events/s (Kafka holds it);
+2. restore: ``restart_s`` s (redeploy and load the checkpoint; the scenario's
+   ``checkpoint.*_restart_s`` count from the failure, so they include detection);
+3. reprocessing of the lost work: the ``lost_s`` seconds of input since the checkpoint restored
+   are replayed, so at restart the backlog is its peak B = a (lost_s + wait_s + restart_s);
+4. catch-up at the spare capacity: the job consumes min(C, a + b / τ) for a backlog b above the
+   arrivals (C = ``capacity``, τ = ``drain_tau_s``; the khaos simulator's drain, calibrated on the
+   published catch-ups), so the backlog falls linearly at C - a until it reaches the knee
+   K = τ (C - a), then exponentially with time constant τ. Recovery ends when the backlog is back
+   within DRAIN_FRACTION of its peak (as the khaos simulator and data define it).
+
+Closed form (derivation: db/dt = -(C - a) for b > K, db/dt = -b / τ below it):
+
+    recovery_s = wait + restart + max(B - K, 0) / (C - a) + τ ln(min(B, K) / (f B))
+
+when f B < min(B, K); otherwise (the target lies above the knee, e.g. τ = 0) the linear part
+alone, (1 - f) B / (C - a). With C <= a the backlog never drains: the recovery is infinite
+(``math.inf``), and a scheme there is infeasible. The output-seconds lost per failure are this
+recovery time: the output is missing or stale (behind by the backlog) until it ends.
+
+Failure timing (``lost_work``): ``worst`` = INJECT_BEFORE_S before the next checkpoint (Khaos's
+artifact, lost work T - 3 s), ``uniform`` = a uniform moment in the interval (the expectation is
+taken over the moment, not applied to the mean moment: the drain is not linear in it). A
+level-l failure under multilevel's random levels loses G - 1 whole intervals more, G geometric with
+the probability of a checkpoint of level >= l (its Section 3 lost-checkpoint count).
+
+The khaos simulator (khaos.simulate) is this model's check: ``simulator_table`` runs both on
+constant arrivals over a grid of CIs and failure moments; they agree within
+``tolerance_s(model)`` = TOLERANCE_ABS_S + TOLERANCE_REL x model (the simulator steps whole
+seconds and rounds its restart to one).
+Units: s, events/s.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+DRAIN_FRACTION = 0.05  # khaos.simulate.DRAIN_FRACTION: catch-up ends at 5% of the peak backlog
+INJECT_BEFORE_S = 3  # khaos.simulate.SimParams.inject_before_s: the artifact's worst case
+TIMINGS = ("uniform", "worst")
+UNIFORM_POINTS = 256  # midpoints of the uniform failure moment (the expectation's quadrature)
+TOLERANCE_ABS_S = 2.0  # fixed before comparing: two simulator steps (1 s each, restart rounded)
+TOLERANCE_REL = 0.02  # and 2% of the model's recovery (the simulator's backlog is per second)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Job:
+    """What the catch-up needs: input_rate a and capacity C (events/s), drain_tau_s τ (s)."""
+
+    input_rate: float
+    capacity: float
+    drain_tau_s: float = 0.0
+
+    def __post_init__(self):
+        for name in ("input_rate", "capacity"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
+        if not (math.isfinite(self.drain_tau_s) and self.drain_tau_s >= 0):
+            raise ValueError(f"drain_tau_s must be a finite number >= 0; got {self.drain_tau_s!r}")
+
+    @property
+    def feasible(self) -> bool:
+        """Whether a backlog ever drains (capacity above the input rate)."""
+        return self.capacity > self.input_rate
+
+
+def job_of(s) -> Job:
+    """The Job of a scenario: topology.input_rate, checkpoint.catch_up_rate and
+    papers.khaos.drain_tau_s (0, a linear drain, without it)."""
+    tau = s.papers.get("khaos", {}).get("drain_tau_s", 0.0) if s.papers else 0.0
+    return Job(
+        input_rate=s.topology.input_rate,
+        capacity=s.checkpoint.catch_up_rate,
+        drain_tau_s=float(tau),
+    )
+
+
+def recovery_s(lost_s, down_s, job: Job):
+    """Seconds from a failure until the backlog is back within DRAIN_FRACTION of its peak, for
+    ``lost_s`` s of input to reprocess and ``down_s`` s down (wait + restart); the closed form
+    of the module docstring, vectorized; inf when the job cannot catch up."""
+    lost, down = np.asarray(lost_s, dtype=float), np.asarray(down_s, dtype=float)
+    if np.any(lost < 0) or np.any(down < 0) or not np.all(np.isfinite(lost + down)):
+        raise ValueError("lost_s and down_s must be finite and >= 0")
+    if not job.feasible:
+        return np.full(np.broadcast(lost, down).shape, math.inf)[()]
+    a, spare, tau = job.input_rate, job.capacity - job.input_rate, job.drain_tau_s
+    peak = a * (lost + down)
+    target = DRAIN_FRACTION * peak
+    knee = tau * spare
+    start = np.minimum(peak, knee)
+    exponential_part = target < start
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = np.where(exponential_part, tau * np.log(start / target), 0.0)
+    linear = np.where(exponential_part, np.maximum(peak - knee, 0.0), peak - target) / spare
+    return (down + linear + tail)[()]
+
+
+def lost_work(interval_s: float, timing: str):
+    """(moments, weights): seconds of input lost since the last checkpoint and their weights,
+    ``worst`` = one moment INJECT_BEFORE_S before the next checkpoint, ``uniform`` = midpoints
+    of a uniform moment in the interval."""
+    if not (math.isfinite(interval_s) and interval_s > 0):
+        raise ValueError(f"interval_s must be a finite number > 0; got {interval_s!r}")
+    if timing == "worst":
+        return np.array([max(interval_s - INJECT_BEFORE_S, 0.0)]), np.array([1.0])
+    if timing == "uniform":
+        u = (np.arange(UNIFORM_POINTS) + 0.5) / UNIFORM_POINTS
+        return u * interval_s, np.full(UNIFORM_POINTS, 1.0 / UNIFORM_POINTS)
+    raise ValueError(f"timing must be one of {TIMINGS}; got {timing!r}")
+
+
+def expected_recovery_s(
+    interval_s: float,
+    down_s: float,
+    job: Job,
+    timing: str = "uniform",
+    keep: float = 1.0,
+) -> float:
+    """E[recovery_s] of a failure recovered from the last checkpoint of its level: checkpoints
+    every ``interval_s`` s, each usable for it with probability ``keep`` (multilevel: the
+    probability of a checkpoint of its level or above; 1 for single-level schemes), so it loses
+    G - 1 whole intervals plus the moment in the last one, G ~ geometric(keep)."""
+    if not 0 < keep <= 1:
+        raise ValueError(f"keep must lie in (0, 1]; got {keep!r}")
+    moments, weights = lost_work(interval_s, timing)
+    if keep == 1:
+        extra, pg = np.array([0.0]), np.array([1.0])
+    else:
+        g = np.arange(1, 1 + max(1, math.ceil(math.log(1e-9) / math.log1p(-keep))))
+        g = g[:20_000]
+        pg = keep * (1 - keep) ** (g - 1)
+        pg = pg / pg.sum()
+        extra = (g - 1) * interval_s
+    grid = recovery_s(moments[None, :] + extra[:, None], down_s, job)
+    return float(pg @ np.asarray(grid) @ weights)
+
+
+# -- the check against the khaos simulator -------------------------------------------------------
+def simulator_table(
+    job: Job,
+    restart_s: float,
+    cis_s,
+    before_s,
+    *,
+    horizon_s: int = 1800,
+) -> pd.DataFrame:
+    """Model against the khaos simulator (khaos.simulate.simulate, no noise) on constant
+    arrivals ``job.input_rate``: per CI (s) and failure moment (``before_s``: s before the next
+    checkpoint; INJECT_BEFORE_S is Khaos's worst case, CI - 1 just after a checkpoint), one
+    failure after a warm-up of two intervals; columns ci_s, before_s, model_s, simulator_s,
+    difference_s, tolerance_s, within."""
+    from khaos.simulate import SimParams, simulate
+
+    rows = []
+    for ci in cis_s:
+        for before in before_s:
+            before = int(before)
+            if not 1 <= before < ci:
+                continue
+            params = SimParams(
+                capacity=job.capacity,
+                drain_tau_s=max(job.drain_tau_s, 1e-9),
+                restart_s=float(restart_s),
+                inject_before_s=before,
+            )
+            n = int(3 * ci + horizon_s)
+            arrivals = pd.Series(np.full(n, job.input_rate))
+            result = simulate(arrivals, ci, [2 * ci], params)
+            sim = float(result.failures["recovery_s"].iloc[0])
+            # The simulator's down time is whole seconds: the model gets the same rounded restart.
+            model = float(recovery_s(ci - before, round(restart_s), job))
+            rows.append(
+                {
+                    "ci_s": int(ci),
+                    "before_s": before,
+                    "model_s": model,
+                    "simulator_s": sim,
+                    "difference_s": sim - model,
+                    "tolerance_s": tolerance_s(model),
+                }
+            )
+    table = pd.DataFrame(rows)
+    table["within"] = table["difference_s"].abs() <= table["tolerance_s"]
+    return table
+
+
+def tolerance_s(model_s):
+    """The agreement stated for ``simulator_table``: TOLERANCE_ABS_S + TOLERANCE_REL x model."""
+    return TOLERANCE_ABS_S + TOLERANCE_REL * np.asarray(model_s, dtype=float)
+
+
+def simulator_day_table(s, ci_s: float, sim_params, workload: pd.Series, failure_seconds):
+    """Model against the khaos simulator replaying a measured day (``workload``, the day's
+    ``failure_seconds``, the scenario's ``sim_params``) at a static CI: per failure, the
+    simulator's true recovery (worst moment, the day's varying arrivals) beside the model at the
+    arrival rate of the injection second (the scenario's capacity and drain constant, the
+    simulator's whole-second restart). Columns as ``simulator_table`` plus second and rate."""
+    from khaos.simulate import simulate
+
+    result = simulate(workload, ci_s, failure_seconds, sim_params)
+    base = job_of(s)
+    rows = []
+    for failure in result.failures.itertuples():
+        rate = float(workload.loc[failure.injected])
+        job = Job(input_rate=max(rate, 1e-9), capacity=base.capacity, drain_tau_s=base.drain_tau_s)
+        lost = int(round(ci_s)) - sim_params.inject_before_s
+        model = float(recovery_s(lost, round(sim_params.restart_s), job))
+        rows.append(
+            {
+                "ci_s": ci_s,
+                "second": int(failure.injected),
+                "input_rate": rate,
+                "model_s": model,
+                "simulator_s": float(failure.recovery_s),
+                "difference_s": float(failure.recovery_s) - model,
+                "tolerance_s": float(tolerance_s(model)),
+            }
+        )
+    table = pd.DataFrame(rows)
+    table["within"] = table["difference_s"].abs() <= table["tolerance_s"]
+    return table

@@ -1,0 +1,87 @@
+"""crosspaper.recovery: the closed form against its derivation's limits and against the khaos
+simulator (the tolerance stated in the module), and the expectation over failure moments."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crosspaper import recovery as R
+from crosspaper import scenarios as S
+
+
+def test_linear_drain_without_exponential_tail():
+    job = R.Job(input_rate=100.0, capacity=300.0, drain_tau_s=0.0)
+    # peak = 100 x (30 + 10) = 4000 events, drained to 5% at 200 events/s.
+    assert R.recovery_s(30.0, 10.0, job) == pytest.approx(10.0 + 0.95 * 4000 / 200)
+
+
+def test_no_catch_up_is_infinite_and_bad_input_refused():
+    job = R.Job(input_rate=100.0, capacity=100.0)
+    assert not job.feasible and math.isinf(R.recovery_s(5.0, 5.0, job))
+    with pytest.raises(ValueError, match="capacity"):
+        R.Job(input_rate=1.0, capacity=0.0)
+    with pytest.raises(ValueError, match="lost_s"):
+        R.recovery_s(-1.0, 0.0, R.Job(input_rate=1.0, capacity=2.0))
+    with pytest.raises(ValueError, match="timing"):
+        R.lost_work(10.0, "mid")
+    with pytest.raises(ValueError, match="keep"):
+        R.expected_recovery_s(10.0, 1.0, R.Job(input_rate=1.0, capacity=2.0), keep=0.0)
+
+
+@given(
+    lost=st.floats(0, 2000),
+    down=st.floats(0, 600),
+    tau=st.floats(0, 100),
+    rho=st.floats(0.05, 0.95),
+)
+def test_recovery_grows_with_lost_work_and_down_time(lost, down, tau, rho):
+    job = R.Job(input_rate=rho * 1000.0, capacity=1000.0, drain_tau_s=tau)
+    base = R.recovery_s(lost, down, job)
+    assert base >= down
+    assert R.recovery_s(lost + 10.0, down, job) >= base - 1e-9
+    assert R.recovery_s(lost, down + 10.0, job) >= base + 10.0 - 1e-9
+
+
+def test_expectation_over_moments_and_levels():
+    job = R.Job(input_rate=100.0, capacity=300.0)  # linear: E[recovery] at the mean moment
+    uniform = R.expected_recovery_s(60.0, 10.0, job, "uniform")
+    assert uniform == pytest.approx(R.recovery_s(30.0, 10.0, job), rel=1e-9)
+    worst = R.expected_recovery_s(60.0, 10.0, job, "worst")
+    assert worst == pytest.approx(R.recovery_s(57.0, 10.0, job))
+    # A level-2 failure with level-2 checkpoints at probability 1/4 loses 3 intervals more.
+    level2 = R.expected_recovery_s(60.0, 10.0, job, "uniform", keep=0.25)
+    assert level2 == pytest.approx(R.recovery_s(30.0 + 3 * 60.0, 10.0, job), rel=1e-6)
+
+
+@pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])
+def test_model_agrees_with_khaos_simulator(name):
+    s = S.load(name)
+    table = R.simulator_table(
+        R.job_of(s), s.checkpoint.remote_restart_s, [10, 60, 120], [R.INJECT_BEFORE_S, 29, 59]
+    )
+    assert len(table) == 7 and table["within"].all(), table
+
+
+def test_simulator_check_fails_on_a_wrong_capacity():
+    s = S.load("khaos_ysb")
+    wrong = R.Job(input_rate=s.topology.input_rate, capacity=1.3 * s.checkpoint.catch_up_rate)
+    table = R.simulator_table(wrong, s.checkpoint.remote_restart_s, [60], [R.INJECT_BEFORE_S])
+    sim = R.simulator_table(R.job_of(s), s.checkpoint.remote_restart_s, [60], [3])
+    table["simulator_s"] = sim["simulator_s"]  # the true job against a model of a faster one
+    gap = (table["simulator_s"] - table["model_s"]).abs()
+    assert (gap > R.tolerance_s(table["model_s"])).all()
+
+
+def test_model_at_each_failures_rate_agrees_with_the_simulated_day():
+    from khaos.simulate import workload_of
+
+    s = S.load("khaos_ysb")
+    setup = S.to_khaos(s)
+    workload = workload_of(str(S.DATA / "khaos"), setup.experiment)
+    table = R.simulator_day_table(s, 10, setup.sim, workload, setup.failure_seconds)
+    assert len(table) == len(setup.failure_seconds) and table["within"].all(), table
+    # The day's failures came at above-mean load: the mean-rate model is lower than the day.
+    mean_rate = R.expected_recovery_s(10.0, round(setup.sim.restart_s), R.job_of(s), "worst")
+    assert table["simulator_s"].mean() > mean_rate
