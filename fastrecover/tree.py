@@ -10,7 +10,9 @@ has it.)
 
 Three solvers:
 - ``thesis_enumeration``: the recurrence (3.5)-(3.6) as printed, trying every split of a node's
-  remaining budget among its children (exponential in Z: Fig. 4.14).
+  remaining budget among its children: for a node with k children that is O(Z^(k+1)) splits,
+  polynomial in Z of a degree that grows with the fan-out (the thesis calls it exponential in
+  Z, Fig. 4.14; it is exponential in the number of children).
 - ``thesis_knapsack``: the same recurrence with the children merged one at a time by a min-plus
   convolution (polynomial); it returns the same optimum as the enumeration.
 - ``exact``: the default. (3.5) decides each non-anchor child by its own DP_rt and only then

@@ -609,10 +609,15 @@ def random_plans(partials, *, plans: int, rng: np.random.Generator) -> pd.DataFr
     )
 
 
-def planned(partials, planners=tuple(PLANNERS)) -> pd.DataFrame:
+def planned(partials, planners=tuple(PLANNERS), topology: Topology | None = None) -> pd.DataFrame:
     """Every planner's plan at every R in 0..|M| (``PLANNERS``, with the IC-opt diagnostic): its
-    OF, IC, accuracy and tasks."""
-    topology = partials.topology
+    OF, IC, accuracy and tasks. ``topology``: the loads the planners see (default the measured
+    ``partials.topology``; e.g. the nominal ``shapes.q2()``), whose OF and IC are reported; the
+    accuracy is measured on ``partials``' records either way."""
+    measured = partials.topology
+    topology = measured if topology is None else topology
+    if sorted(topology.tasks) != sorted(measured.tasks):
+        raise ValueError("topology must have the measured topology's tasks")
     rows = []
     for name in planners:
         for R in range(len(topology.tasks) + 1):
@@ -624,7 +629,7 @@ def planned(partials, planners=tuple(PLANNERS)) -> pd.DataFrame:
                     "OF": plan.of,
                     "IC": plan.ic,
                     "tasks": " ".join(sorted(plan.tasks)),
-                    "alive": topology.mask(plan.tasks),
+                    "alive": measured.mask(plan.tasks),
                 }
             )
     frame = pd.DataFrame(rows)

@@ -10,16 +10,18 @@ time the algorithms). FR2-FR8 are ``modelled``: their outcome is the model's exp
 time and feasibility, which rest on the storage overhead Δ the thesis leaves abstract (the
 bandwidths B_log and B_snap of ``fastrecover.model``) and on the reading of ρ's "variance 0.03".
 Those are declared as ``Assumption``s below, with their ranges from fastrecover_delta's map; the
-modelled rules that read ``reproduced`` at the defaults (FR4, FR5, FR8) are judged through
-``across``, which reruns the same sweep at each end of each range. (F_max = 200 per minute is the
-thesis's printed tree default, Table 4.1, so it is not an open choice.)
+modelled rules FR2, FR4, FR5 and FR8 are judged through ``across``, which reruns the same sweep
+at each end of each range. (F_max = 200 per minute is the thesis's printed tree default, Table
+4.1, so it is not an open choice.)
 """
 
+import dataclasses
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import optimize, stats
 
 from fastrecover.experiments import on_line
 from fastrecover.model import DEFAULT_BANDWIDTH, DEFAULT_SNAPSHOT_BANDWIDTH
@@ -62,7 +64,9 @@ B_LOG = Assumption(
     source="fastrecover_delta's map (200 chains per value): FR3's 'almost 100% infeasible at "
     "n = 35' holds at B_log <= 20,000 (96%) and fades above it (78% at 25,000); below 15,000 "
     "NSegments is infeasible on 99% of chains already at n = 10, emptying the NSegments boxes "
-    "of Figs. 4.2-4.3",
+    "of Figs. 4.2-4.3. The range is read off which printed thesis observations it meets, so it "
+    "is not independent of the thesis: a verdict that holds across it is consistent with the "
+    "thesis's setting, not separate evidence",
     label="B_log (KB/min)",
 )
 B_SNAP = Assumption(
@@ -163,18 +167,15 @@ def fr2(runs: pd.DataFrame) -> Verdict:
         ratio = 100 * (1 - both["RT_FastRecover"].mean() / both[f"RT_{base}"].mean())
         shown.append(f"vs {base}: {ci_text(mean, lo, hi, unit='%')} (ratio of means {ratio:.1f}%)")
         head[f"less than {base}: mean reduction {mean:.1f}%, CI lower {lo:.1f}% > 0"] = lo > 0
-        meets = bool(hi >= lo_band and lo <= hi_band)
-        detail[
-            f"about 50% vs {base}: CI [{lo:.1f}, {hi:.1f}]% {_meets(meets)} "
-            f"{lo_band:g}-{hi_band:g}%"
-        ] = meets
+        detail.update(band_conditions(f"about 50% vs {base} (%)", lo, hi, ABOUT_50)[1])
     return judge(
         head,
         detail,
         paper_value="about 50% less than the naive methods, on average",
         reproduced="; ".join(shown),
         rule=f"per baseline: 95% CI of the mean per-topology reduction > 0 (headline) and "
-        f"meeting {lo_band:g}-{hi_band:g}% (about 50%)",
+        f"inside {lo_band:g}-{hi_band:g}% (about 50%; a CI outside or only overlapping it: "
+        "partly)",
         evidence=MODELLED,
     )
 
@@ -219,30 +220,54 @@ def _trends(runs, defaults, column, claims: dict, frame_fn=None) -> tuple[dict, 
     return head, detail, shown
 
 
+# Why FR4's and FR5's directions cannot fail in the model (``by construction``).
+MODEL_FIXES_DIRECTION = (
+    "By construction: the model fixes these directions. Ω multiplies every operator's "
+    "checkpoint and recovery cost; a larger CH_max scales the Z budget increments, so every "
+    "plan feasible at a lower CH_max stays feasible at the same frequencies; a larger Z refines "
+    "the budget grid (nested where the values divide); more operators add their costs to RT. "
+    "The rule can fail only where a share saturates at 0 or 100% or where the Z grids do not "
+    "nest (an independent review: 0 reversals in 4,000 paired steps along Ω, CH_max and Z at "
+    "1,000 chains per value, 5 for RT along Z). "
+)
+
+
+def _by_model(verdict: Verdict) -> Verdict:
+    if verdict.verdict != BY_CONSTRUCTION:
+        return verdict
+    return dataclasses.replace(verdict, reason=MODEL_FIXES_DIRECTION + verdict.reason)
+
+
 def fr4(runs: pd.DataFrame, defaults: dict) -> Verdict:
-    """FR4: NSegments' infeasibility grows with Ω, falls with CH_max and with Z. Modelled
-    (feasibility follows B_log): the notebook judges it ``across`` CHAIN_ASSUMPTIONS."""
+    """FR4: NSegments' infeasibility grows with Ω, falls with CH_max and with Z. ``by
+    construction`` when it holds (``MODEL_FIXES_DIRECTION``). Modelled (feasibility follows
+    B_log): the notebook judges it ``across`` CHAIN_ASSUMPTIONS."""
     claims = {
         "omega": (+1, "grows", True),
         "ch_max": (-1, "falls", True),
         "z": (-1, "falls", True),
     }
     head, detail, shown = _trends(runs, defaults, "infeasible_pct", claims, _infeasible)
-    return judge(
-        head,
-        detail,
-        paper_value="NSegments infeasibility grows with Ω, falls with CH_max and with Z",
-        reproduced="; ".join(shown),
-        rule="per line: 95% CI of the paired change from the first to the last value on the "
-        "claimed side of 0; detail: no step's CI entirely on the wrong side",
-        evidence=MODELLED,
+    return _by_model(
+        judge(
+            head,
+            detail,
+            paper_value="NSegments infeasibility grows with Ω, falls with CH_max and with Z",
+            reproduced="; ".join(shown),
+            rule="per line: 95% CI of the paired change from the first to the last value on the "
+            "claimed side of 0; detail: no step's CI entirely on the wrong side; by "
+            "construction when it holds (the model fixes the directions)",
+            when_holds=BY_CONSTRUCTION,
+            evidence=MODELLED,
+        )
     )
 
 
 def fr5(runs: pd.DataFrame, defaults: dict) -> Verdict:
     """FR5: RT_FastRecover grows with n and Ω, falls with CH_max, and falls (weakly) with Z (the
-    weak Z trend is a detail, the other three the headline). Modelled (RT follows Δ and ρ): the
-    notebook judges it ``across`` CHAIN_ASSUMPTIONS."""
+    weak Z trend is a detail, the other three the headline). ``by construction`` when it holds
+    (``MODEL_FIXES_DIRECTION``). Modelled (RT follows Δ and ρ): the notebook judges it
+    ``across`` CHAIN_ASSUMPTIONS."""
     claims = {
         "n": (+1, "grows", True),
         "omega": (+1, "grows", True),
@@ -250,15 +275,19 @@ def fr5(runs: pd.DataFrame, defaults: dict) -> Verdict:
         "z": (-1, "falls (weakly)", False),
     }
     head, detail, shown = _trends(runs, defaults, "RT_FastRecover", claims)
-    return judge(
-        head,
-        detail,
-        paper_value="RT grows with n and Ω, falls with CH_max and (weakly) with Z",
-        reproduced="; ".join(shown),
-        rule="per line: 95% CI of the paired change of RT_FastRecover from the first to the last "
-        "value on the claimed side of 0 (n, Ω, CH_max headline; Z detail); detail: no step "
-        "significantly reversed",
-        evidence=MODELLED,
+    return _by_model(
+        judge(
+            head,
+            detail,
+            paper_value="RT grows with n and Ω, falls with CH_max and (weakly) with Z",
+            reproduced="; ".join(shown),
+            rule="per line: 95% CI of the paired change of RT_FastRecover from the first to the "
+            "last value on the claimed side of 0 (n, Ω, CH_max headline; Z detail); detail: no "
+            "step significantly reversed; by construction when it holds (the model fixes the "
+            "directions)",
+            when_holds=BY_CONSTRUCTION,
+            evidence=MODELLED,
+        )
     )
 
 
@@ -299,6 +328,7 @@ def fr6(ratios: pd.DataFrame) -> Verdict:
     head, detail, shown = {}, {}, []
     for base, (lo_band, hi_band) in VARIANCE_BANDS.items():
         meets = (ratios[f"{base} hi"] >= lo_band) & (ratios[f"{base} lo"] <= hi_band)
+        inside = (ratios[f"{base} lo"] >= lo_band) & (ratios[f"{base} hi"] <= hi_band)
         text = ", ".join(
             f"n={int(r['n'])}: {r[f'{base} ratio']:.3g} "
             f"[{r[f'{base} lo']:.3g}, {r[f'{base} hi']:.3g}]"
@@ -309,6 +339,14 @@ def fr6(ratios: pd.DataFrame) -> Verdict:
             f"var({base})/var(FastRecover) CI {_meets(meets.all())} {lo_band:.3g}-{hi_band:g} "
             + ("at every n" if meets.all() else f"at n = {_listed(ratios['n'][~meets])}")
         ] = bool(meets.all())
+        detail[
+            f"var({base})/var(FastRecover) CI "
+            + (
+                f"inside {lo_band:.3g}-{hi_band:g} at every n"
+                if inside.all()
+                else f"not inside {lo_band:.3g}-{hi_band:g} at n = {_listed(ratios['n'][~inside])}"
+            )
+        ] = bool(inside.all())
         detail[f"var({base})/var(FastRecover) CI above 1 at every n"] = bool(
             (ratios[f"{base} lo"] > 1).all()
         )
@@ -318,7 +356,8 @@ def fr6(ratios: pd.DataFrame) -> Verdict:
         paper_value="variance about half of NSegments', a fifth of 1Segment's (2-5x)",
         reproduced="; ".join(shown),
         rule="per n (chains where all three are feasible, >= 10): bootstrap 95% CI of the "
-        "variance ratio meets 4/3-3 (NSegments) and 10/3-7.5 (1Segment)",
+        "variance ratio reaches 4/3-3 (NSegments) and 10/3-7.5 (1Segment) (headline: a CI "
+        "wholly outside fails), and lies inside them (detail: only overlapping gives partly)",
         evidence=MODELLED,
     )
 
@@ -419,34 +458,93 @@ def loglog_slope(x, seconds) -> tuple[float, float, float]:
     return float(fit.slope), float(fit.slope - half), float(fit.slope + half)
 
 
+def growth_exponent(x, seconds) -> tuple[float, float, float, float]:
+    """Exponent k of seconds = a + b·x^k (a >= 0 the fixed cost of a call, b > 0), fitted on
+    log(seconds) over individual runs; returns (k, CI low, CI high, a), the CI a 95% t interval
+    from the fit's covariance. NaNs when the fit cannot be made (fewer than three distinct x, or
+    no convergence): an exponent that cannot be estimated."""
+    x, t = np.asarray(x, float), np.asarray(seconds, float)
+    nan = (np.nan, np.nan, np.nan, np.nan)
+    if len(np.unique(x)) < 3 or len(x) < 4:
+        return nan
+    unit = t.min()  # a in units of the fastest call, so that the three parameters are O(1)
+
+    def model(v, a, log_b, k):
+        return np.log(a + np.exp(log_b) * v**k)
+
+    start = (0.5, np.log(t.max() / unit) - 2 * np.log(x.max()), 2.0)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", optimize.OptimizeWarning)
+            p, cov = optimize.curve_fit(
+                model,
+                x,
+                np.log(t / unit),
+                p0=start,
+                bounds=([0.0, -np.inf, -10.0], [np.inf, np.inf, 10.0]),
+                maxfev=20_000,
+            )
+    except (RuntimeError, ValueError):
+        return nan
+    half = stats.t.ppf(0.975, len(x) - 3) * np.sqrt(cov[2, 2])
+    if not np.isfinite(half):
+        return nan
+    return float(p[2]), float(p[2] - half), float(p[2] + half), float(p[0] * unit)
+
+
+def band_conditions(name: str, lo: float, hi: float, band: tuple[float, float]):
+    """A quantity's CI against a band, precision-honest: ``(not outside, inside)``. The first
+    (the CI reaches the band) fails only when the CI lies wholly outside it; the second (the CI
+    lies within the band) holds only when the data pin the quantity inside it, so a wide CI that
+    merely overlaps the band never passes as reproduced. Each as {condition text: holds}."""
+    low, high = band
+    known = bool(np.isfinite(lo) and np.isfinite(hi))
+    reaches = known and bool(hi >= low and lo <= high)
+    inside = known and bool(lo >= low and hi <= high)
+    ci = f"CI [{lo:.3g}, {hi:.3g}]" if known else "CI not estimable"
+    where = "inside" if inside else ("overlaps, not inside" if reaches else "outside")
+    return (
+        {f"{name}: {ci} reaches {low:.3g}-{high:.3g}": reaches},
+        {f"{name}: {ci} {where} {low:.3g}-{high:.3g}": inside},
+    )
+
+
 def fr9(chain_n: pd.DataFrame, chain_z: pd.DataFrame, ranges: dict) -> Verdict:
-    """FR9: Algorithm 1's running time grows quadratically in n and in Z. The fit window is the
-    thesis's chain ranges (``ranges``: {"n": (5, 35), "z": (20, 100)}), fixed before the data;
-    slopes over the whole measured range are reported beside. Time is ``TIME``, the minimum over
-    repeats of a call's process CPU time, so the verdict does not move with the machine's load."""
+    """FR9: Algorithm 1's running time grows quadratically in n and in Z.
+
+    What is timed: Algorithm 1 as the vectorized NumPy DP (``fastrecover.chain.optimize_chain``,
+    the thesis's recurrence with its loops over frequencies vectorized), not the compiled DP the
+    sweeps run (``chain_methods``, the same plans). Both carry a fixed cost per call (Python and
+    NumPy dispatch, table set-up) that the thesis's O(n² Z²) count leaves out and that flattens a
+    plain log-log slope at small sizes. The measure is therefore the exponent k of
+    time = a + b·x^k, the fixed cost a fitted beside the slope, over every measured value of the
+    line (``growth_exponent``); time is ``TIME``, the minimum over repeats of a call's process CPU
+    time, which load does not stretch. Headline: the plain log-log slope over the thesis's
+    ranges (``ranges``: {"n": (5, 35), "z": (20, 100)}) has a CI above 0. Detail, precision-honest
+    (``band_conditions``): k's CI inside 1.5-2.5 holds; wholly outside it or overlapping it
+    (too imprecise to say) gives ``partly``. The plain slopes are reported beside."""
     head, detail, shown = {}, {}, []
     for name, frame in (("n", chain_n), ("z", chain_z)):
         lo_r, hi_r = ranges[name]
         window = frame[frame[name].between(lo_r, hi_r)]
         slope, lo, hi = loglog_slope(window[name], window[TIME])
-        whole = loglog_slope(frame[name], frame[TIME])[0]
+        k, k_lo, k_hi, fixed = growth_exponent(frame[name], frame[TIME])
         shown.append(
-            f"{name} in {lo_r}-{hi_r}: slope {ci_text(slope, lo, hi)}; "
-            f"{frame[name].min()}-{frame[name].max()}: {whole:.2f}"
+            f"{name} {frame[name].min()}-{frame[name].max()}: exponent with a fixed cost "
+            f"{ci_text(k, k_lo, k_hi)} (fixed cost {1e3 * fixed:.3g} ms); plain slope in "
+            f"{lo_r}-{hi_r}: {ci_text(slope, lo, hi)}"
         )
         head[f"time grows with {name}: slope CI lower {lo:.2f} > 0"] = lo > 0
-        quadratic = bool(hi >= QUADRATIC[0] and lo <= QUADRATIC[1])
-        detail[
-            f"quadratic in {name}: slope CI [{lo:.2f}, {hi:.2f}] {_meets(quadratic)} "
-            f"{QUADRATIC[0]}-{QUADRATIC[1]}"
-        ] = quadratic
+        detail.update(band_conditions(f"quadratic in {name}: exponent", k_lo, k_hi, QUADRATIC)[1])
     return judge(
         head,
         detail,
         paper_value="Algorithm 1 time grows quadratically in n and in Z",
         reproduced="; ".join(shown),
-        rule=f"log-log slope over the thesis's ranges (n 5-35, Z 20-100), 95% CI: > 0 "
-        f"(headline) and meeting {QUADRATIC[0]}-{QUADRATIC[1]} (quadratic)",
+        rule=f"Algorithm 1 as the NumPy DP, min-over-repeats CPU time; headline: log-log slope "
+        f"CI over the thesis's ranges (n 5-35, Z 20-100) > 0; detail: exponent k of time = a + "
+        f"b·x^k (fixed cost a fitted beside it) over the measured range, 95% CI inside "
+        f"{QUADRATIC[0]}-{QUADRATIC[1]} (a CI outside or only overlapping it: partly)",
         evidence=EXECUTED,
     )
 
@@ -471,12 +569,12 @@ def fr10(enum_z: pd.DataFrame, enum_n: pd.DataFrame, knap_z: pd.DataFrame) -> Ve
     """FR10: Algorithm 2 (the thesis's enumeration of budget splits) grows linearly in n and
     exponentially in Z. Headline: over the measured Z range an exponential fits the mean
     log-times better than a power law; details: the enumeration's power-law exponent exceeds the
-    knapsack recurrence's (same trees) and the n slope's CI meets 0.5-1.5. Time is ``TIME``."""
+    knapsack recurrence's (same trees) and the n slope's CI inside 0.5-1.5. Time is ``TIME``."""
     fits = growth_fits(enum_z["z"], enum_z[TIME])
     knap = loglog_slope(knap_z["z"], knap_z[TIME])
     enum_slope = loglog_slope(enum_z["z"], enum_z[TIME])
     n_slope = loglog_slope(enum_n["n"], enum_n[TIME])
-    linear = bool(n_slope[2] >= LINEAR[0] and n_slope[1] <= LINEAR[1])
+    linear = bool(n_slope[1] >= LINEAR[0] and n_slope[2] <= LINEAR[1])
     return judge(
         {
             f"exponential in Z: residual {fits['exponential']:.3f} (exponential) < "
@@ -485,15 +583,14 @@ def fr10(enum_z: pd.DataFrame, enum_n: pd.DataFrame, knap_z: pd.DataFrame) -> Ve
         {
             f"enumeration's Z exponent {ci_text(*enum_slope)} above the knapsack's "
             f"{ci_text(*knap)}": enum_slope[1] > knap[2],
-            f"linear in n: slope {ci_text(*n_slope)} {_meets(linear)} {LINEAR[0]}-{LINEAR[1]}": (
-                linear
-            ),
+            f"linear in n: slope {ci_text(*n_slope)} "
+            f"{'inside' if linear else 'not inside'} {LINEAR[0]}-{LINEAR[1]}": linear,
         },
         paper_value="Algorithm 2 time grows linearly in n and exponentially in Z",
         reproduced=f"enumeration over Z = {enum_z['z'].min()}-{enum_z['z'].max()}: ~Z^"
         f"{fits['exponent']:.2f}; knapsack ~Z^{knap[0]:.2f}; slope in n {n_slope[0]:.2f}",
         rule="exponential fit of mean log-time over Z better than a power-law fit (residual "
-        "sum of squares); enumeration's Z slope CI above the knapsack's; n slope CI meets "
+        "sum of squares); enumeration's Z slope CI above the knapsack's; n slope CI inside "
         "0.5-1.5",
         evidence=EXECUTED,
     )

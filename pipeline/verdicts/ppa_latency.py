@@ -20,6 +20,7 @@ import pandas as pd
 
 from pipeline.scorecard import (
     BY_CONSTRUCTION,
+    CALIBRATED,
     MODELLED,
     Assumption,
     Verdict,
@@ -35,7 +36,7 @@ from ppa.topology import Topology
 FAR = 2.0
 # "slightly earlier" (PPA4): PPA-0.5-active earlier than PPA-1.0 by at most half of PPA-1.0's.
 SLIGHTLY = 0.5
-# "up to 10x" (PPA5): the largest speed-up's CI meets 10 within a factor 2.
+# "up to 10x" (PPA5): the largest speed-up's CI within 10 by a factor 2 (inside: reproduced).
 TEN_X = (5.0, 20.0)
 # "prohibitively expensive" at the shortest interval (PPA3): checkpointing costs at least the
 # CPU of the computation itself.
@@ -118,6 +119,36 @@ ASSUMPTIONS = (
         "bytes per synthetic tuple of a few fields, up to a serialized Java object",
         "tuple size (B)",
     ),
+)
+# Fig 10's setting (PPA4, PPA5): the paper prints the window (30 s) but neither the checkpoint
+# interval nor the replicas' sync period; the ranges are the notebook's Fig 7-8 grids (5-30 s and
+# 1-10 s), fixed before Fig 10 was judged. Their names are ``ppa_table``'s keywords.
+FIG10_ASSUMPTIONS = (
+    Assumption(
+        "checkpoint_interval",
+        10.0,
+        (5.0, 30.0),
+        "s between checkpoints in Fig 10: not printed; the ends of the Fig 7-8 grid (5, 10, 30 s)",
+        "Fig 10 checkpoint interval (s)",
+    ),
+    Assumption(
+        "sync_period",
+        1.0,
+        (10.0,),
+        "s between a replica's synchronizations in Fig 10: not printed; the other end of the "
+        "Fig 7-8 grid (1, 5, 10 s)",
+        "Fig 10 sync period (s)",
+    ),
+)
+# "slightly earlier" (PPA4:active) is not quantified: at most half of PPA-1.0's latency by
+# default, a quarter at the strict end.
+SLIGHT = Assumption(
+    "slightly",
+    SLIGHTLY,
+    (0.25,),
+    "'slightly earlier' (PPA4) is not quantified in the paper: PPA-0.5-active's lead over "
+    "PPA-1.0 as a share of PPA-1.0's latency, at most 1/2 or, read strictly, 1/4",
+    "'slightly' (share of PPA-1.0)",
 )
 # Fig 9's model rests on these (PPA3).
 CPU_ASSUMPTIONS = (
@@ -414,11 +445,14 @@ def _plans(frame: pd.DataFrame, rate: float) -> dict[str, pd.Series]:
     }
 
 
-def ppa4(fig10: pd.DataFrame) -> dict[str, Verdict]:
+def ppa4(fig10: pd.DataFrame, *, slightly: float = SLIGHTLY) -> dict[str, Verdict]:
     """PPA4 (Fig 10), two parts. ``PPA4:order``: PPA-1.0 < PPA-0.5 < PPA-0 at every rate (paired
-    CIs). ``PPA4:active`` (by construction): PPA-0.5-active below PPA-0.5 and below PPA-1.0 at
-    every rate; details "much lower" (PPA-0.5 / PPA-0.5-active >= 2) and "slightly earlier"
-    ((PPA-1.0 - PPA-0.5-active) / PPA-1.0 <= 0.5)."""
+    CIs). ``PPA4:active`` (calibrated: the coordination queue, an assumed contention term, was
+    added so that PPA-0.5-active recovers before PPA-1.0): PPA-0.5-active below PPA-0.5 and
+    below PPA-1.0 at every rate; details "much lower" (PPA-0.5 / PPA-0.5-active >= 2) and
+    "slightly earlier" ((PPA-1.0 - PPA-0.5-active) / PPA-1.0 <= ``slightly``, ``SLIGHT``)."""
+    if not 0 < slightly < 1:
+        raise ValueError(f"slightly must be a share in (0, 1); got {slightly}")
     order, active, detail, shown = {}, {}, {}, []
     for rate in sorted(fig10["rate"].unique()):
         p = _plans(fig10, rate)
@@ -435,8 +469,8 @@ def ppa4(fig10: pd.DataFrame) -> dict[str, Verdict]:
         )
         detail[
             f"rate {rate:g}: slightly earlier than PPA-1.0, by {100 * slight:.0f}% "
-            f"(<= {100 * SLIGHTLY:.0f}%)"
-        ] = slight <= SLIGHTLY
+            f"(<= {100 * slightly:.0f}%)"
+        ] = slight <= slightly
         shown.append(
             f"rate {rate:g}: " + ", ".join(f"{k} {v.mean():.3g} s" for k, v in sorted(p.items()))
         )
@@ -456,8 +490,8 @@ def ppa4(fig10: pd.DataFrame) -> dict[str, Verdict]:
         reproduced=reproduced,
         rule="paired 95% CIs of PPA-0.5 - PPA-0.5-active and PPA-1.0 - PPA-0.5-active above 0; "
         f"details: PPA-0.5 / PPA-0.5-active >= {FAR:g}, PPA-0.5-active within "
-        f"{100 * SLIGHTLY:.0f}% below PPA-1.0",
-        when_holds=BY_CONSTRUCTION,
+        f"{100 * slightly:.0f}% below PPA-1.0",
+        when_holds=CALIBRATED,
         evidence=MODELLED,
     )
     return {
@@ -468,9 +502,10 @@ def ppa4(fig10: pd.DataFrame) -> dict[str, Verdict]:
         ),
         "PPA4:active": _prefix(
             second,
-            "By construction: PPA-0.5-active is a maximum over a subset of PPA-0.5's tasks on the "
-            "same draws, and below PPA-1.0 because the coordination queue (an assumed contention "
-            "term added for this) serves PPA-0.5's replicas first; its sizes are genuine outputs.",
+            "Calibrated: PPA-0.5-active is a maximum over a subset of PPA-0.5's tasks on the "
+            "same draws (below PPA-0.5 by construction), and below PPA-1.0 only because the "
+            "coordination queue, an assumed contention term added to make it so, serves "
+            "PPA-0.5's replicas first; its sizes are genuine outputs.",
         ),
     }
 
@@ -478,29 +513,35 @@ def ppa4(fig10: pd.DataFrame) -> dict[str, Verdict]:
 def ppa5(fig10: pd.DataFrame) -> Verdict:
     """PPA5 (Conclusion): tentative outputs (PPA-0.5-active) start up to 10x earlier than all
     failed tasks recover (PPA-0.5). Headline: at the rate with the largest mean speed-up
-    (per-draw PPA-0.5 / PPA-0.5-active), its 95% CI meets 5-20 (10 within a factor 2); detail:
-    the speed-up's CI is above 1 at every rate."""
+    (per-draw PPA-0.5 / PPA-0.5-active), its 95% CI reaches 5-20 (10 within a factor 2); details,
+    precision-honest: that CI lies inside 5-20 (a CI only overlapping it gives partly), and the
+    speed-up's CI is above 1 at every rate. Fig 10's checkpoint interval and sync period are not
+    printed (``FIG10_ASSUMPTIONS``)."""
     rows = {}
     for rate in sorted(fig10["rate"].unique()):
         p = _plans(fig10, rate)
         rows[rate] = mean_ci(p["PPA-0.5"] / p["PPA-0.5-active"])
     best = max(rows, key=lambda r: rows[r][0])
     mean, lo, hi = rows[best]
+    inside = bool(lo >= TEN_X[0] and hi <= TEN_X[1])
     verdict = judge(
         {
-            f"largest speed-up {ci_text(mean, lo, hi)}x (rate {best:g}) meets "
+            f"largest speed-up {ci_text(mean, lo, hi)}x (rate {best:g}) reaches "
             f"{TEN_X[0]:g}-{TEN_X[1]:g}x": bool(hi >= TEN_X[0] and lo <= TEN_X[1])
         },
         {
+            f"largest speed-up's CI [{lo:.3g}, {hi:.3g}]x "
+            f"{'inside' if inside else 'not inside'} {TEN_X[0]:g}-{TEN_X[1]:g}x": inside,
             "tentative outputs earlier at every rate: "
             + ", ".join(f"rate {r:g} {ci_text(*v)}x" for r, v in rows.items()): all(
                 v[1] > 1 for v in rows.values()
-            )
+            ),
         },
         paper_value="up to 10x",
         reproduced="; ".join(f"rate {r:g}: {ci_text(*v)}x" for r, v in rows.items()),
-        rule=f"per-draw PPA-0.5 / PPA-0.5-active, 95% t CI: at the largest, meets "
-        f"{TEN_X[0]:g}-{TEN_X[1]:g}; detail: CI > 1 at every rate",
+        rule=f"per-draw PPA-0.5 / PPA-0.5-active, 95% t CI: at the largest, reaches "
+        f"{TEN_X[0]:g}-{TEN_X[1]:g} (headline) and lies inside it (detail); detail: CI > 1 at "
+        "every rate",
         evidence=MODELLED,
     )
     return _prefix(
@@ -540,13 +581,16 @@ def rejudged(
     tables: dict[str, pd.DataFrame],
     assumptions=ASSUMPTIONS,
     cpu_assumptions=CPU_ASSUMPTIONS,
+    fig10_assumptions=FIG10_ASSUMPTIONS,
 ) -> dict[str, Verdict]:
     """PPA1-PPA5 judged through ``robust``: at the defaults on ``tables`` (the notebook's frames
     "single", "correlated", "fig10" and "cpu", computed with ``params`` and ``phases``), then
     with each assumed constant at each end of its range, one at a time, on the same model and
     the same ``phases`` (common random numbers: the same failure phases at every choice).
     ``grid``: the keywords of ``latency_table`` but ``phases``; ``fig10``: those of
-    ``ppa_table`` but ``phases``; ``fig9``: those of ``cpu_table`` but ``params``.
+    ``ppa_table`` but ``phases``; ``fig9``: those of ``cpu_table`` but ``params``. PPA4 and PPA5
+    are also re-judged across Fig 10's unprinted setting (``fig10_assumptions``), PPA4:active
+    across the reading of "slightly" (``SLIGHT``).
 
     Every alternative uses all the draws: the model is vectorized over draws, so the cost is in
     the rules (about 10 s of CPU for all 18 alternatives at 200 draws, 9.5 s at 50), and fewer
@@ -557,6 +601,13 @@ def rejudged(
             raise ValueError(
                 f"assumption {a.name!r} has default {a.default!r}; params has {defaults[a.name]!r}"
             )
+    setting = {a.name: fig10.get(a.name) for a in fig10_assumptions}
+    for a in fig10_assumptions:
+        if a.default != setting[a.name]:
+            raise ValueError(
+                f"assumption {a.name!r} has default {a.default!r}; fig10 has {setting[a.name]!r}"
+            )
+    defaults.update(setting)
     cache: dict = {}
 
     def frames(name: str, choices: dict) -> pd.DataFrame:
@@ -564,22 +615,30 @@ def rejudged(
             return tables[name]
         key = (name, tuple(sorted(choices.items())))
         if key not in cache:
-            varied = dataclasses.replace(params, **choices)
+            chosen = {k: v for k, v in choices.items() if k in setting}
+            model = {k: v for k, v in choices.items() if k not in setting}
+            varied = dataclasses.replace(params, **model)
             if name in ("single", "correlated"):
                 cache[key] = latency_table(
                     topology, failure=name, params=varied, phases=phases, **grid
                 )
             elif name == "fig10":
-                cache[key] = ppa_table(topology, params=varied, phases=phases, **fig10)
+                cache[key] = ppa_table(
+                    topology, params=varied, phases=phases, **{**fig10, **chosen}
+                )
             else:
                 cache[key] = cpu_table(params=varied, **fig9)
         return cache[key]
 
+    on_fig10 = (*assumptions, *fig10_assumptions)
     return {
         "PPA1": robust(lambda **c: ppa1(frames("single", c)), assumptions),
         "PPA2": robust(lambda **c: ppa2(frames("single", c), frames("correlated", c)), assumptions),
         "PPA3": robust(lambda **c: ppa3(frames("cpu", c)), cpu_assumptions),
-        "PPA4:order": robust(lambda **c: ppa4(frames("fig10", c))["PPA4:order"], assumptions),
-        "PPA4:active": robust(lambda **c: ppa4(frames("fig10", c))["PPA4:active"], assumptions),
-        "PPA5": robust(lambda **c: ppa5(frames("fig10", c)), assumptions),
+        "PPA4:order": robust(lambda **c: ppa4(frames("fig10", c))["PPA4:order"], on_fig10),
+        "PPA4:active": robust(
+            lambda slightly, **c: ppa4(frames("fig10", c), slightly=slightly)["PPA4:active"],
+            (*on_fig10, SLIGHT),
+        ),
+        "PPA5": robust(lambda **c: ppa5(frames("fig10", c)), on_fig10),
     }

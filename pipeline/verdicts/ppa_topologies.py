@@ -23,7 +23,9 @@ import numpy as np
 import pandas as pd
 
 from pipeline.scorecard import (
+    DEPENDS,
     EXECUTED,
+    NOT_CHECKABLE,
     Assumption,
     Verdict,
     bootstrap_ci,
@@ -58,6 +60,48 @@ ALG5 = Assumption(
     "Alg 3 visits every unit) against the package's reading (one task per expansion; the BFS "
     "stops at a unit without a connected segment): ppa.planners.structure_aware's docstring",
     label="Structure-Aware (Alg 5)",
+)
+
+
+# PPA8's other open choices: reconstructions of what the paper leaves undefined (Figs 3-4, which
+# define units and sub-topologies, are lost; Alg 5 line 7's R_i is undefined). Each has a
+# plausible range (``alternatives``), but no alternative is implemented, so none is re-judged:
+# ``ppa8_both_ways`` reads ``not checkable`` while they stand (ppa.planners.structure_aware's
+# docstring documents the package's choice of each).
+UNVARIED = (
+    Assumption(
+        "budget_reading",
+        "N_i",
+        ("R - usage", "R_i = N_i / |P| of R"),
+        source="Alg 5 line 7 PlanSubTopology(∅, R_i, TS_i): R_i is not defined; read as N_i "
+        "(one segment per sub-topology at the start, so SA must replicate O1.1 in the printed "
+        "example), or the remaining budget, or a share of R",
+        label="Alg 5 line 7's budget R_i",
+    ),
+    Assumption(
+        "decomposition",
+        "components of non-full edges",
+        ("one sub-topology per operator group between full edges", "the whole topology"),
+        source="IV-C3's sub-topologies (Fig 4 lost): the connected components of the non-full "
+        "edges, or finer groups split at every full edge, or no decomposition",
+        label="sub-topology decomposition",
+    ),
+    Assumption(
+        "evaluation",
+        "independent (others alive)",
+        ("joint (the current plan elsewhere)",),
+        source="'the selection of the replication segments in the sub-topologies independent "
+        "from each other': OF_P with every task outside alive, or with the plan chosen so far",
+        label="sub-topology evaluation",
+    ),
+    Assumption(
+        "stop",
+        "first non-improving expansion",
+        ("best expansion while budget remains",),
+        source="Alg 5 stops at the first expansion that does not raise the objective; the text "
+        "also allows spending the whole budget",
+        label="Alg 5's stop",
+    ),
 )
 
 
@@ -221,18 +265,32 @@ def ppa8(runs: pd.DataFrame, rng: np.random.Generator, *, alg5: str = PACKAGE) -
         verdict,
         reason=f"SA as {'printed' if alg5 == PRINTED else 'the package runs it'}; at ratio "
         f"{smallest:g}, R was raised to the number of operators on {clamped:.0f}% of the "
-        f"topologies (those settings compare the planners at R = operators). Not varied: the "
-        "reconstructed sub-topologies and unit splits (Figs 3-4 are lost; "
-        "ppa.planners.structure_aware's docstring), which another SA run per topology and "
-        f"ratio would re-judge. {verdict.reason}",
+        f"topologies (those settings compare the planners at R = operators). {verdict.reason}",
     )
 
 
-def ppa8_both_ways(runs: pd.DataFrame, seed: int) -> Verdict:
+def ppa8_both_ways(runs: pd.DataFrame, seed: int, unvaried=UNVARIED) -> Verdict:
     """PPA8 through ``robust`` over ``ALG5``: SA as the package runs it and as printed, on the
     same topologies, each with a fresh bootstrap generator from ``seed`` (common random
-    numbers); ``depends`` when the two disagree."""
-    return robust(lambda alg5: ppa8(runs, np.random.default_rng(seed), alg5=alg5), [ALG5])
+    numbers); ``depends`` when the two disagree. With ``unvaried`` reconstructions (open choices
+    no implementation here varies) a verdict that is not ``depends`` reads ``not checkable``: it
+    rests on choices the published material cannot decide and this package cannot re-judge;
+    the reason gives the verdict at the package's choices."""
+    verdict = robust(lambda alg5: ppa8(runs, np.random.default_rng(seed), alg5=alg5), [ALG5])
+    if not unvaried or verdict.verdict == DEPENDS:
+        return verdict
+    choices = "; ".join(
+        f"{a.title}: {a.default!r} (also plausible: {', '.join(map(repr, a.alternatives))}; "
+        f"{a.source})"
+        for a in unvaried
+    )
+    return dataclasses.replace(
+        verdict,
+        verdict=NOT_CHECKABLE,
+        reason=f"Not checkable: {verdict.verdict} at the package's reconstruction, which rests on "
+        f"open choices no implementation here varies, so they are not re-judged: {choices}. "
+        f"At the package's choices: {verdict.reason}",
+    )
 
 
 PPA9_LINES = {

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from fastrecover.chain import nsegments, one_segment, optimize_chain
 from fastrecover.generate import random_chain
 from fastrecover.model import Operator, Storage, checkpoint_overheads, total_overhead
+from tests.examples import examples
 from tests.fastrecover.reference import algorithm1_loops, brute_force_chain
 
 # The two-cost default, the single-bandwidth model and dear snapshots.
@@ -16,7 +17,7 @@ STORAGES = st.sampled_from(
 )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     st.integers(1, 6),
     st.integers(1, 9),
@@ -35,7 +36,7 @@ def test_dp_optimum_equals_brute_force(n, z, seed, ch_max, storage):
         assert result.expected_recovery_time == pytest.approx(expected, rel=1e-9)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(1, 20), st.integers(1, 60), st.integers(0, 2**32 - 1))
 def test_configurations_respect_the_budget_and_rsfs(n, z, seed):
     topology = random_chain(n, np.random.default_rng(seed))
@@ -55,7 +56,7 @@ def test_configurations_respect_the_budget_and_rsfs(n, z, seed):
         )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(1, 25), st.integers(0, 2**32 - 1), st.sampled_from([20, 60]))
 def test_baselines_are_never_better_than_fastrecover(n, seed, z):
     topology = random_chain(n, np.random.default_rng(seed))
@@ -113,7 +114,7 @@ def test_bad_budget(ch_max, z, message):
         optimize_chain(random_chain(3, np.random.default_rng(0)), ch_max, z)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.integers(1, 15), st.integers(0, 2**32 - 1), st.sampled_from([5e3, 2e4, 1e5]))
 def test_two_cost_storage_with_equal_bandwidths_is_the_single_bandwidth_model(n, seed, b):
     topology = random_chain(n, np.random.default_rng(seed))
@@ -129,7 +130,7 @@ def test_storage_bandwidths_are_validated_by_name():
         Storage(float("nan"))
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.integers(1, 20), st.integers(0, 2**32 - 1), st.sampled_from([0.5, 3.0, 40.0]))
 def test_snapshot_bandwidth_scales_every_chain_rt_and_keeps_feasibility(n, seed, k):
     # η ∝ B_snap and restores ∝ 1/B_snap: on a chain B_snap is a pure scale of RT (what lets

@@ -9,12 +9,13 @@ from hypothesis import strategies as st
 from fastrecover.generate import random_tree
 from fastrecover.model import Operator, Storage, heads, tree
 from fastrecover.tree import optimize_tree, tree_nsegments, tree_one_segment
+from tests.examples import examples
 from tests.fastrecover.reference import brute_force_tree
 
 SMALL = {"f": 4, "f_max": 1.0}  # a coarse grid keeps enumeration and brute force fast
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     st.integers(1, 6),
     st.integers(3, 9),
@@ -43,7 +44,7 @@ def test_exact_dp_equals_brute_force_on_six_operator_trees(seed):
     assert result.expected_recovery_time == pytest.approx(expected, rel=1e-9)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.integers(1, 7), st.integers(2, 8), st.integers(0, 2**32 - 1))
 def test_thesis_knapsack_equals_thesis_enumeration(n, z, seed):
     topology = random_tree(n, np.random.default_rng(seed))
@@ -54,7 +55,7 @@ def test_thesis_knapsack_equals_thesis_enumeration(n, z, seed):
         assert knap.expected_recovery_time == pytest.approx(enum.expected_recovery_time, rel=1e-12)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(1, 15), st.integers(0, 2**32 - 1))
 def test_exact_is_never_worse_than_the_thesis_recurrence_or_the_baselines(n, seed):
     topology = random_tree(n, np.random.default_rng(seed))
@@ -70,7 +71,7 @@ def test_exact_is_never_worse_than_the_thesis_recurrence_or_the_baselines(n, see
             assert exact.expected_recovery_time <= other.expected_recovery_time * (1 + 1e-12)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(1, 15), st.integers(0, 2**32 - 1), st.sampled_from(["exact", "thesis_knapsack"]))
 def test_configurations_respect_the_budget_and_rsfs(n, seed, method):
     topology = random_tree(n, np.random.default_rng(seed))

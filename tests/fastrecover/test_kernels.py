@@ -21,10 +21,11 @@ from fastrecover.generate import random_chain
 from fastrecover.model import Storage
 from fastrecover.settings import CHAIN, TREE
 from fastrecover.tree import _carry_rows, _convolve, _place_rows
+from tests.examples import examples
 from tests.fastrecover.reference import convolve_numpy
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.integers(1, 12),
     st.integers(1, 40),
@@ -53,7 +54,7 @@ def test_compiled_dp_breaks_ties_as_the_numpy_argmin():
                 np.testing.assert_array_equal(got, expected)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.integers(0, 2**32 - 1),
     st.sampled_from([(), (1,), (3,), (2, 4)]),

@@ -8,9 +8,10 @@ from fastrecover.chain import optimize_chain
 from fastrecover.generate import random_chain
 from fastrecover.model import Storage, total_overhead
 from fastrecover.rsrfs import redistribute, satisfies_rsrfs
+from tests.examples import examples
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.integers(1, 15),
     st.integers(0, 2**32 - 1),

@@ -15,6 +15,7 @@ from multilevel.optimize import (
 )
 from multilevel.settings import FIG8, section4_3_system, table2_system
 from multilevel.utilization import System, utilization
+from tests.examples import examples
 
 
 @st.composite
@@ -39,7 +40,7 @@ def _grid_best(system, p_grid):
     return best
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(two_level())
 def test_two_level_optimum_beats_a_dense_grid(system):
     best = optimal(system)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from multilevel.settings import FIG8
 from multilevel.utilization import System, utilization, utilization_one_kind
+from tests.examples import examples
 from tests.multilevel import literal
 
 PER_DAY = 1 / 86_400
@@ -27,7 +28,7 @@ def systems(draw, levels=None, stream=True):
     return System(lam=lam, c=c, r=r, n=n, delta=delta), T, p
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(systems())
 def test_simplified_form_equals_effective_period_form_13(case):
     system, T, p = case
@@ -39,7 +40,7 @@ def test_simplified_form_equals_effective_period_form_13(case):
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(systems(stream=False))
 def test_single_process_is_n1_delta0_of_the_stream_form_11(case):
     system, T, p = case
@@ -52,7 +53,7 @@ def test_single_process_is_n1_delta0_of_the_stream_form_11(case):
     assert float(utilization(T, p, moved)) == float(utilization(T, p, system))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(systems(levels=2))
 def test_two_levels_equal_the_printed_closed_forms_3_and_8(case):
     system, T, p = case

@@ -40,10 +40,20 @@ def summary(changes=None, seed=0):
     rows = []
     for (failure, scheme), (mean, last) in {**PAPER, **(changes or {})}.items():
         noise = rng.normal(0, 3, (2, DRAWS))
-        rows.append(pd.DataFrame({
-            "scheme": scheme, "failure": failure, "distribution": "uniform",
-            "iteration": np.arange(DRAWS), "mean_recovery": mean + level + noise[0],
-            "all_recovered": last + level + noise[1], "censored": 0, "violations": 0}))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "scheme": scheme,
+                    "failure": failure,
+                    "distribution": "uniform",
+                    "iteration": np.arange(DRAWS),
+                    "mean_recovery": mean + level + noise[0],
+                    "all_recovered": last + level + noise[1],
+                    "censored": 0,
+                    "violations": 0,
+                }
+            )
+        )
     return pd.concat(rows, ignore_index=True)
 
 
@@ -74,11 +84,20 @@ def test_inc5_fails_on_four_nodes_slower_than_eight():
 
 
 def test_run_summary_counts_a_censored_query_at_the_horizon():
-    rows = pd.DataFrame({
-        "scheme": "incremental", "failure": "all", "distribution": "uniform", "iteration": 0,
-        "query": ["O0", "O0", "O1", "O2"], "failed": [True, True, True, False],
-        "recovery_time": [100.0, 100.0, np.nan, np.nan], "exactly_once_violations": 0,
-        "end": 560.0, "t_fail": 80.0})
+    rows = pd.DataFrame(
+        {
+            "scheme": "incremental",
+            "failure": "all",
+            "distribution": "uniform",
+            "iteration": 0,
+            "query": ["O0", "O0", "O1", "O2"],
+            "failed": [True, True, True, False],
+            "recovery_time": [100.0, 100.0, np.nan, np.nan],
+            "exactly_once_violations": 0,
+            "end": 560.0,
+            "t_fail": 80.0,
+        }
+    )
     row = rules.run_summary(rows).iloc[0]
     horizon = 560.0 - 40.0 - 80.0
     assert row["mean_recovery"] == pytest.approx((100.0 + horizon) / 2)
@@ -89,20 +108,33 @@ def peaks(growth):
     """Peak latency per draw: 40 s plus ``growth[k]`` s for k failures, a common draw level."""
     rng = np.random.default_rng(1)
     level = rng.normal(0, 2, DRAWS)
-    return pd.DataFrame([{"failures": k, "iteration": i,
-                          "peak": 40 + growth[k] + level[i] + rng.normal(0, 0.3)}
-                         for k in (1, 2, 3) for i in range(DRAWS)])
+    return pd.DataFrame(
+        [
+            {"failures": k, "iteration": i, "peak": 40 + growth[k] + level[i] + rng.normal(0, 0.3)}
+            for k in (1, 2, 3)
+            for i in range(DRAWS)
+        ]
+    )
 
 
 def work(wasted):
     """Replay work per run: 40 s replayed per rollback; ``wasted[k]`` s of an earlier replay
     replayed again with k failures (some noise where positive)."""
     rng = np.random.default_rng(4)
-    return pd.DataFrame([{"failures": k, "iteration": i, "rollbacks": k,
-                          "replayed": 40.0 * k + wasted[k],
-                          "wasted_replay": max(0.0, wasted[k] + rng.normal(0, 2) * (wasted[k] > 0)),
-                          "processed": 12600 + 650 * (k - 1)}
-                         for k in (1, 2, 3) for i in range(DRAWS)])
+    return pd.DataFrame(
+        [
+            {
+                "failures": k,
+                "iteration": i,
+                "rollbacks": k,
+                "replayed": 40.0 * k + wasted[k],
+                "wasted_replay": max(0.0, wasted[k] + rng.normal(0, 2) * (wasted[k] > 0)),
+                "processed": 12600 + 650 * (k - 1),
+            }
+            for k in (1, 2, 3)
+            for i in range(DRAWS)
+        ]
+    )
 
 
 GROWING = {1: 0.0, 2: 10.0, 3: 20.0}
@@ -136,17 +168,26 @@ def test_inc2_is_partly_when_a_second_failure_adds_nothing():
 
 
 def test_replays_takes_one_row_per_run():
-    rows = pd.DataFrame({"failures": [2, 2, 3], "iteration": [0, 0, 0], "time": [1.0, 2.0, 3.0],
-                         "latency": [1.0, 1.0, 1.0], "rollbacks": [2, 2, 3],
-                         "replayed": [80.0, 80.0, 130.0], "wasted_replay": [0.0, 0.0, 10.0],
-                         "processed": [5, 5, 7]})
+    rows = pd.DataFrame(
+        {
+            "failures": [2, 2, 3],
+            "iteration": [0, 0, 0],
+            "time": [1.0, 2.0, 3.0],
+            "latency": [1.0, 1.0, 1.0],
+            "rollbacks": [2, 2, 3],
+            "replayed": [80.0, 80.0, 130.0],
+            "wasted_replay": [0.0, 0.0, 10.0],
+            "processed": [5, 5, 7],
+        }
+    )
     out = rules.replays(rows)
     assert out[["failures", "wasted_replay"]].values.tolist() == [[2, 0.0], [3, 10.0]]
 
 
 def test_peaks_takes_the_largest_latency_after_the_first_failure():
-    rows = pd.DataFrame({"failures": 1, "iteration": 0, "time": [10.0, 70.0, 80.0],
-                         "latency": [99.0, 30.0, 40.0]})
+    rows = pd.DataFrame(
+        {"failures": 1, "iteration": 0, "time": [10.0, 70.0, 80.0], "latency": [99.0, 30.0, 40.0]}
+    )
     assert rules.peaks(rows, after=60.0)["peak"].tolist() == [40.0]
 
 
@@ -156,8 +197,17 @@ def eager(slope1, slope2, rho=0.7):
         for i in range(DRAWS):
             t = np.arange(180.0, 290.0, 1.0)
             noise = np.random.default_rng(i).normal(0, 0.5, t.size)
-            rows.append(pd.DataFrame({"rho": rho, "failures": failures, "iteration": i,
-                                      "time": t, "latency": 5 + slope * (t - 180) + noise}))
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "rho": rho,
+                        "failures": failures,
+                        "iteration": i,
+                        "time": t,
+                        "latency": 5 + slope * (t - 180) + noise,
+                    }
+                )
+            )
     return pd.concat(rows, ignore_index=True)
 
 
@@ -182,8 +232,16 @@ def test_inc3_is_partly_when_one_failure_grows_as_fast():
     assert rules.inc3(slope, 0.7).verdict == PARTLY
 
 
-CHECK = {"results": 5000, "missing": 0, "extra": 0, "wrong": 0, "stalled": 0, "gaps": 0,
-         "conflicts": 0, "during_recovery": "buffer holder"}
+CHECK = {
+    "results": 5000,
+    "missing": 0,
+    "extra": 0,
+    "wrong": 0,
+    "stalled": 0,
+    "gaps": 0,
+    "conflicts": 0,
+    "during_recovery": "buffer holder",
+}
 DURING = ("none", "buffer holder", "source", "recovered node")
 LABEL = {"gaps": "sequence gaps", "conflicts": "conflicting writes"}
 
@@ -194,9 +252,17 @@ def sweep_rows(during=DURING, draws=3):
     for d in during:
         for i in range(draws):
             for b in range(2):
-                rows.append({"scheme": "incremental", "failure": "all", "distribution": "uniform",
-                             "iteration": i, "during_recovery": d, "bin": b,
-                             **dict.fromkeys(ORACLE_COUNTS, 0)})
+                rows.append(
+                    {
+                        "scheme": "incremental",
+                        "failure": "all",
+                        "distribution": "uniform",
+                        "iteration": i,
+                        "during_recovery": d,
+                        "bin": b,
+                        **dict.fromkeys(ORACLE_COUNTS, 0),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -204,7 +270,8 @@ def test_inc10_reproduces_on_an_exact_match_without_violations():
     verdict = rules.inc10(CHECK, rules.oracle_runs(sweep_rows()))
     assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED
     assert "9 with a failure during recovery: buffer holder, recovered node, source" in (
-        verdict.reproduced)
+        verdict.reproduced
+    )
     assert "0 stalled" in verdict.reason and "0 missing" in verdict.reason
 
 
@@ -240,11 +307,16 @@ def overhead(ratio=1.0, added=0.02, rates=(50.0, 100.0, 300.0)):
             base = 0.1 + rng.normal(0, 0.005)
             for op in (False, True):
                 top = rate == max(rates)
-                rows.append({"rate": rate, "iteration": i, "order_preserving": op,
-                             "throughput": (157.0 * (ratio if op else 1.0)) if top else rate,
-                             "latency_mean": base + (added if op else 0.0)
-                             + rng.normal(0, 0.001),
-                             "cpu_throughput": 1.5e5})
+                rows.append(
+                    {
+                        "rate": rate,
+                        "iteration": i,
+                        "order_preserving": op,
+                        "throughput": (157.0 * (ratio if op else 1.0)) if top else rate,
+                        "latency_mean": base + (added if op else 0.0) + rng.normal(0, 0.001),
+                        "cpu_throughput": 1.5e5,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -262,8 +334,15 @@ def pilot(sd, draws=3):
         for i in range(draws):
             base = 0.1 + rng.normal(0, 0.01)
             added = 0.02 + rng.normal(0, sd)
-            rows += [{"rate": rate, "iteration": i, "order_preserving": op,
-                      "latency_mean": base + (added if op else 0.0)} for op in (False, True)]
+            rows += [
+                {
+                    "rate": rate,
+                    "iteration": i,
+                    "order_preserving": op,
+                    "latency_mean": base + (added if op else 0.0),
+                }
+                for op in (False, True)
+            ]
     return pd.DataFrame(rows)
 
 
@@ -275,13 +354,15 @@ def test_inc11_draws_follow_the_power_rule():
     assert 10 <= n <= 25
     # The rule's n reaches the power it promises, n - 1 does not.
     from statsmodels.stats.power import TTestPower
+
     frame = pilot(0.01, draws=40)
-    modes = frame.pivot_table(index=["rate", "iteration"], columns="order_preserving",
-                              values="latency_mean")
+    modes = frame.pivot_table(
+        index=["rate", "iteration"], columns="order_preserving", values="latency_mean"
+    )
     sd = max((modes.loc[r][True] - modes.loc[r][False]).std() for r in (50.0, 100.0))
     power = TTestPower().power(effect_size=0.01 / sd, nobs=n, alpha=0.05)
     below = TTestPower().power(effect_size=0.01 / sd, nobs=n - 1, alpha=0.05)
-    assert below < 0.9 ** 0.5 <= power
+    assert below < 0.9**0.5 <= power
 
 
 def test_inc11_draws_fails_on_a_pilot_of_one_draw():
@@ -298,10 +379,21 @@ def test_inc11_fails_on_order_preserving_without_added_latency():
 
 
 def test_inc12_is_not_checkable_and_reports_the_measured_shape():
-    rows = pd.DataFrame([{"rate": rate, "checkpoint_interval": c, "iteration": 0,
-                          "throughput": 150.0 + c, "latency_mean": 0.1,
-                          "latency_p99": 0.3 if c == 1.0 else 0.1, "cpu_throughput": 1e5}
-                         for rate in (100.0, 300.0) for c in (1.0, 20.0)])
+    rows = pd.DataFrame(
+        [
+            {
+                "rate": rate,
+                "checkpoint_interval": c,
+                "iteration": 0,
+                "throughput": 150.0 + c,
+                "latency_mean": 0.1,
+                "latency_p99": 0.3 if c == 1.0 else 0.1,
+                "cpu_throughput": 1e5,
+            }
+            for rate in (100.0, 300.0)
+            for c in (1.0, 20.0)
+        ]
+    )
     verdict = rules.inc12(rows, 100.0, 300.0)
     assert verdict.verdict == NOT_CHECKABLE and verdict.evidence == EXECUTED
     assert "p99 at 1 s / 20 s = 3.00" in verdict.reproduced

@@ -7,6 +7,7 @@ import pytest
 
 from pipeline.scorecard import (
     BY_CONSTRUCTION,
+    DEPENDS,
     EXECUTED,
     NOT_CHECKABLE,
     NOT_REPRODUCED,
@@ -76,7 +77,9 @@ def rng():
 
 
 def test_ppa6_parts_reproduce_on_paper_like_data():
-    verdicts = rules.ppa6(paper_like_random(), paper_like_plans(), OPERATORS, rng())
+    # Q1's accuracy equal to OF: good in rank and in level.
+    random = paper_like_random(q1_accuracy=lambda of: of)
+    verdicts = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())
     assert set(verdicts) == {"PPA6:Q1", "PPA6:Q2-OF", "PPA6:Q2-IC", "PPA6:SA"}
     for verdict in verdicts.values():
         assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED, verdict.reason
@@ -130,6 +133,39 @@ def test_ppa6_sa_fails_on_ic_sa_plans_more_accurate_than_of_sa():
     assert verdict.verdict == NOT_REPRODUCED and "OF-SA - IC-SA" in verdict.reason
 
 
+def test_ppa6_q1_fails_in_level_on_accuracy_far_from_of_and_depends_on_good():
+    # Q1's accuracy ranks as OF does but lies far above it: good in rank, not in level.
+    verdict = rules.ppa6(paper_like_random(), paper_like_plans(), OPERATORS, rng())["PPA6:Q1"]
+    assert verdict.verdict == DEPENDS
+    assert "reading of 'good predictions': reproduced at 'rank', partly at 'level'" in (
+        verdict.reason
+    )
+    close = paper_like_random(q1_accuracy=lambda of: of)
+    verdict = rules.ppa6(close, paper_like_plans(), OPERATORS, rng())["PPA6:Q1"]
+    assert verdict.verdict == REPRODUCED
+
+
+def _with_ic_opt(plans, accuracy):
+    """IC-opt rows for Q2 at every R, with the given accuracy (its OF and IC unused)."""
+    opt = plans[(plans["query"] == "Q2") & (plans["planner"] == "DP")].assign(
+        planner="IC-opt", accuracy=accuracy
+    )
+    return pd.concat([plans, opt], ignore_index=True)
+
+
+def test_ppa6_q2_ic_fails_on_ic_optimal_plans_as_accurate_as_dp_and_depends_on_the_plans():
+    plans = paper_like_plans()
+    random = paper_like_random(q2_ic=lambda of: of)  # IC tracks accuracy on random plans
+    blind = rules.ppa6(random, _with_ic_opt(plans, 0.0), OPERATORS, rng())["PPA6:Q2-IC"]
+    assert blind.verdict == DEPENDS
+    assert "plans PPA6:Q2-IC judges: not reproduced at 'random', reproduced at 'IC-opt'" in (
+        blind.reason
+    )
+    dp = plans[(plans["query"] == "Q2") & (plans["planner"] == "DP")]["accuracy"].to_numpy()
+    as_good = rules.ppa6(random, _with_ic_opt(plans, dp), OPERATORS, rng())["PPA6:Q2-IC"]
+    assert as_good.verdict == NOT_REPRODUCED
+
+
 def test_ppa6_q2_is_partly_on_accuracy_far_from_of_though_ranked_alike():
     random = paper_like_random(q2_accuracy=lambda of: of**3)
     verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-OF"]
@@ -154,11 +190,28 @@ def test_ppa7_q1_fails_on_greedy_equal_to_sa():
     assert verdict.verdict == NOT_REPRODUCED and "Q1 OF SA - Greedy" in verdict.reason
 
 
-def test_ppa7_q2_ties_by_construction_and_fails_on_greedy_tied_only_in_part():
+def test_ppa7_q2_fails_on_greedy_tied_with_sa_and_depends_on_the_loads_planners_see():
     plans = paper_like_plans(greedy_gap=0.0, sa_gap=0.0)
     verdict = rules.ppa7(plans, OPERATORS)["PPA7:Q2"]
-    assert verdict.verdict == BY_CONSTRUCTION
+    # A tie is not "Greedy worst": it fails, it is not "by construction".
+    assert verdict.verdict == NOT_REPRODUCED
     assert "DP, SA and Greedy reach the same OF at all 9 R" in verdict.reason
+    # On nominal loads Greedy falls behind: the verdict depends on which loads the planners see.
+    nominal = paper_like_plans(sa_gap=0.0)
+    nominal = nominal[nominal["query"] == "Q2"]
+    both = rules.ppa7(plans, OPERATORS, nominal)["PPA7:Q2"]
+    assert both.verdict == DEPENDS
+    assert "Q2 planners' loads: not reproduced at 'measured', reproduced at 'nominal'" in (
+        both.reason
+    )
+    # Q1 is judged as before: the loads choice is Q2's.
+    assert (
+        rules.ppa7(plans, OPERATORS, nominal)["PPA7:Q1"] == rules.ppa7(plans, OPERATORS)["PPA7:Q1"]
+    )
+    # Tied at both: no dependence.
+    assert rules.ppa7(plans, OPERATORS, plans[plans["query"] == "Q2"])["PPA7:Q2"].verdict == (
+        NOT_REPRODUCED
+    )
     # Greedy below SA at one R only: no tie, judged by the rule, and Greedy is not worst
     at = (plans["query"] == "Q2") & (plans["planner"] == "Greedy") & (plans["R"] == 6)
     plans.loc[at, "OF"] -= 0.01

@@ -7,6 +7,7 @@ import pytest
 
 from pipeline.scorecard import (
     BY_CONSTRUCTION,
+    CALIBRATED,
     DEPENDS,
     MODELLED,
     NOT_REPRODUCED,
@@ -111,7 +112,8 @@ def test_ppa4_fails_on_a_hybrid_plan_slower_than_pure_checkpointing(model):
     fig10 = model[2]
     verdicts = rules.ppa4(fig10)
     assert verdicts["PPA4:order"].verdict == REPRODUCED
-    assert verdicts["PPA4:active"].verdict == BY_CONSTRUCTION
+    assert verdicts["PPA4:active"].verdict == CALIBRATED
+    assert verdicts["PPA4:active"].reason.startswith("Calibrated: ")
     slow_hybrid = _scale(fig10, 3.0, plan="PPA-0.5")
     verdict = rules.ppa4(slow_hybrid)["PPA4:order"]
     assert verdict.verdict == NOT_REPRODUCED and "PPA-0 - PPA-0.5" in verdict.reason
@@ -127,6 +129,19 @@ def test_ppa4_active_fails_on_replicas_slower_than_full_replication(model):
     assert verdict.verdict == PARTLY and "slightly earlier" in verdict.reason.split("holds:")[0]
 
 
+def test_ppa4_active_fails_on_a_lead_beyond_a_strict_slightly(model):
+    # PPA-0.5-active 35% below PPA-1.0: "slightly" at 1/2 holds, at 1/4 it fails (partly).
+    fig10 = model[2]
+    full = fig10[fig10["plan"] == "PPA-1.0"]["latency"].to_numpy()
+    lead = fig10.copy()
+    lead.loc[lead["plan"] == "PPA-0.5-active", "latency"] = 0.65 * full
+    assert rules.ppa4(lead)["PPA4:active"].verdict == CALIBRATED
+    strict = rules.ppa4(lead, slightly=0.25)["PPA4:active"]
+    assert strict.verdict == PARTLY and "by 35% (<= 25%)" in strict.reason.split("holds:")[0]
+    with pytest.raises(ValueError, match="slightly"):
+        rules.ppa4(lead, slightly=1.5)
+
+
 def test_ppa5_fails_on_a_speed_up_far_from_ten(model):
     fig10 = model[2]
     assert rules.ppa5(fig10).verdict == REPRODUCED
@@ -136,7 +151,18 @@ def test_ppa5_fails_on_a_speed_up_far_from_ten(model):
         barely.loc[barely["plan"] == "PPA-0.5-active", "latency"].to_numpy() * 1.5
     )
     verdict = rules.ppa5(barely)
-    assert verdict.verdict == NOT_REPRODUCED and "meets 5-20x" in verdict.reason
+    assert verdict.verdict == NOT_REPRODUCED and "reaches 5-20x" in verdict.reason
+
+
+def test_ppa5_fails_on_a_ci_that_only_overlaps_five_to_twenty(model):
+    # Speed-ups of 20 ± 12 per draw: the CI reaches into 5-20 without lying inside it: partly.
+    fig10 = model[2]
+    wide = fig10.copy()
+    active = wide.loc[wide["plan"] == "PPA-0.5-active", "latency"].to_numpy()
+    spread = np.random.default_rng(0).normal(20.0, 12.0, len(active)).clip(2.0)
+    wide.loc[wide["plan"] == "PPA-0.5", "latency"] = active * spread
+    verdict = rules.ppa5(wide)
+    assert verdict.verdict == PARTLY and "not inside 5-20x" in verdict.reason.split("holds:")[0]
 
 
 def test_ppa2_is_partly_when_the_ratio_passive_over_active_does_not_grow(model):
@@ -179,7 +205,12 @@ def test_rejudged_rows_are_modelled_and_rejudged_at_every_end_of_every_range(mod
     assert set(verdicts) == {"PPA1", "PPA2", "PPA3", "PPA4:order", "PPA4:active", "PPA5"}
     for claim, verdict in verdicts.items():
         assert verdict.evidence == MODELLED
-        expected = rules.CPU_ASSUMPTIONS if claim == "PPA3" else rules.ASSUMPTIONS
+        expected = {
+            "PPA3": rules.CPU_ASSUMPTIONS,
+            "PPA4:order": (*rules.ASSUMPTIONS, *rules.FIG10_ASSUMPTIONS),
+            "PPA4:active": (*rules.ASSUMPTIONS, *rules.FIG10_ASSUMPTIONS, rules.SLIGHT),
+            "PPA5": (*rules.ASSUMPTIONS, *rules.FIG10_ASSUMPTIONS),
+        }.get(claim, rules.ASSUMPTIONS)
         assert {(name, value) for name, value, _ in verdict.robustness} == {
             (a.name, v) for a in expected for v in a.alternatives
         }
@@ -194,7 +225,19 @@ def test_a_ppa_latency_rule_flipping_at_a_range_end_depends(model):
     assert verdict.verdict == DEPENDS
     assert "activation: reproduced at 0.2, not reproduced at 5.0" in verdict.reason
     unchanged = Assumption("activation", 0.2, (0.1,), source="a test range")
-    assert _rejudged(model, assumptions=(unchanged,))["PPA5"].verdict == REPRODUCED
+    assert _rejudged(model, assumptions=(unchanged,), fig10_assumptions=())["PPA5"].verdict == (
+        REPRODUCED
+    )
+
+
+def test_ppa5_rejudged_across_fig10_s_sync_period_and_interval(model):
+    verdict = _rejudged(model)["PPA5"]
+    names = {name for name, _, _ in verdict.robustness}
+    assert {"checkpoint_interval", "sync_period"} <= names
+    # a Fig 10 setting whose default is not the notebook's is refused
+    wrong = Assumption("sync_period", 5.0, (10.0,), source="a test range")
+    with pytest.raises(ValueError, match="sync_period"):
+        _rejudged(model, fig10_assumptions=(wrong,))
 
 
 def test_rejudged_rejects_an_assumption_whose_default_is_not_the_model_s(model):

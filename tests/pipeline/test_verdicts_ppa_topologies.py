@@ -5,7 +5,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.scorecard import DEPENDS, EXECUTED, NOT_REPRODUCED, PARTLY, REPRODUCED
+from pipeline.scorecard import (
+    DEPENDS,
+    EXECUTED,
+    NOT_CHECKABLE,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+)
 from pipeline.verdicts import ppa_topologies as rules
 
 BASE = {
@@ -206,7 +213,20 @@ def test_ppa8_depends_when_only_the_printed_algorithm_5_fails():
     assert "Structure-Aware (Alg 5): reproduced at 'package', not reproduced at 'printed'" in (
         verdict.reason
     )
-    assert rules.ppa8_both_ways(paper_like(), 0).verdict == REPRODUCED
+    assert rules.ppa8_both_ways(paper_like(), 0, unvaried=()).verdict == REPRODUCED
+
+
+def test_ppa8_is_not_checkable_on_reconstructions_no_implementation_varies():
+    # Reproduced at the package's choices, but those rest on readings that are not re-judged.
+    verdict = rules.ppa8_both_ways(paper_like(), 0)
+    assert verdict.verdict == NOT_CHECKABLE
+    assert verdict.reason.startswith("Not checkable: reproduced at the package's reconstruction")
+    for a in rules.UNVARIED:
+        assert a.title in verdict.reason
+    # A failing verdict is not checkable as well: the failure may come from the readings.
+    runs = paper_like()
+    runs["of_sa"] = runs["of_sa_printed"] = runs["of_greedy"] - 0.05
+    assert rules.ppa8_both_ways(runs, 0).verdict == NOT_CHECKABLE
 
 
 def test_ppa8_states_the_share_of_raised_budgets_at_the_smallest_ratio():

@@ -6,10 +6,11 @@ from hypothesis import strategies as st
 
 from ppa import plan_dp, plan_milp, plan_structure_aware
 from ppa.shapes import q2
+from tests.examples import examples
 from tests.ppa.strategies import brute_force, topologies
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topologies(max_operators=3, max_parallelism=3), st.data())
 def test_dp_equals_brute_force_equals_milp(topology, data):
     R = data.draw(st.integers(0, min(len(topology.tasks), 9)))

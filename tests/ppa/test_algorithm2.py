@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ppa import plan_greedy, plan_milp, plan_structure_aware
+from tests.examples import examples
 from tests.ppa.strategies import topologies
 from tests.ppa.test_output_fidelity import full_chain
 
@@ -18,7 +19,7 @@ def test_greedy_fills_whole_small_operators_on_the_3x4x5_full_chain(R, greedy, o
     assert plan_milp(topology, R).of == pytest.approx(optimum)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topologies(max_operators=5, max_parallelism=4), st.data())
 def test_no_plan_exceeds_r(topology, data):
     R = data.draw(st.integers(0, len(topology.tasks)))

@@ -22,11 +22,12 @@ from ppa.planners import decompose
 from ppa.planners.plan import METRICS
 from ppa.planners.structure_aware import _StructuredTopology
 from ppa.shapes import q1
+from tests.examples import examples
 from tests.ppa.strategies import topologies
 from tests.ppa.test_output_fidelity import full_chain
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topologies(max_operators=5, max_parallelism=4), st.data())
 def test_sa_returns_the_empty_plan_below_one_task_per_operator(topology, data):
     R = data.draw(st.integers(0, len(topology.operators) - 1))
@@ -34,7 +35,7 @@ def test_sa_returns_the_empty_plan_below_one_task_per_operator(topology, data):
     assert plan.tasks == frozenset() and plan.of == 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(topologies(max_operators=5, max_parallelism=4), st.data(), st.sampled_from(["of", "ic"]))
 def test_fixed_sa_gives_valid_plans_scored_under_the_complement_failure(topology, data, objective):
     R = data.draw(st.integers(len(topology.operators), len(topology.tasks)))
@@ -112,7 +113,7 @@ def test_sa_breaks_ties_toward_the_earlier_operator_deterministically():
     assert plan_structure_aware(topology, 7).of == pytest.approx(3 * 2 * 2 / 60)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topologies(max_operators=5, max_parallelism=4), st.data())
 def test_printed_sa_gives_valid_plans_no_better_than_the_optimum(topology, data):
     R = data.draw(st.integers(len(topology.operators), len(topology.tasks)))

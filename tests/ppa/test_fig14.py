@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ppa import FULL, TopologySpec, random_topology
+from tests.examples import examples
 
 SPECS = st.builds(
     TopologySpec,
@@ -16,7 +17,7 @@ SPECS = st.builds(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(SPECS, st.integers(0, 2**32 - 1))
 def test_generated_topologies_follow_their_specification(spec, seed):
     topology = random_topology(spec, np.random.default_rng(seed))

@@ -13,6 +13,7 @@ from ppa.fidelity import of_batch, tree_masks
 from ppa.planners import plan_dp
 from ppa.planners.milp import dominance_pairs
 from ppa.planners.plan import bits
+from tests.examples import examples
 from tests.ppa.strategies import brute_force, topologies
 
 
@@ -36,7 +37,7 @@ def groups_and_pairs(topology):
     return [groups[key] for key in keys], dominance_pairs(size, weights, rows, cols)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(topologies(max_operators=3, max_parallelism=3))
 def test_each_dominance_pair_is_a_swap_that_never_costs_of_or_tasks(topology):
     groups, pairs = groups_and_pairs(topology)
@@ -57,7 +58,7 @@ def test_each_dominance_pair_is_a_swap_that_never_costs_of_or_tasks(topology):
         assert np.all(of[len(plans) :] >= of[: len(plans)] - 1e-12)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(topologies(max_operators=3, max_parallelism=3), st.data())
 def test_the_reduced_program_finds_the_brute_force_optimum(topology, data):
     R = data.draw(st.integers(0, min(len(topology.tasks), 9)))
@@ -99,7 +100,7 @@ def test_reduced_and_plain_programs_agree_on_fig14_topologies(seed):
     assert len(fast.tasks) <= R
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(topologies(max_operators=3, max_parallelism=3), st.data())
 def test_the_milp_plan_is_a_smallest_optimal_plan_by_brute_force(topology, data):
     R = data.draw(st.integers(0, min(len(topology.tasks), 9)))

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from ppa import Topology, internal_completeness, mc_trees, output_fidelity
 from ppa.fidelity import of_batch
 from ppa.topology import FULL
+from tests.examples import examples
 from tests.ppa.strategies import topologies
 
 
@@ -19,7 +20,7 @@ def failed_sets(topology, seed, count=8):
     return [{t for t in topology.tasks if rng.random() < p} for p in np.linspace(0, 1, count)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(topologies(), st.integers(0, 2**32 - 1))
 def test_of_and_ic_lie_in_unit_interval_with_of_empty_zero_and_all_one(topology, seed):
     everything = set(topology.tasks)
@@ -32,7 +33,7 @@ def test_of_and_ic_lie_in_unit_interval_with_of_empty_zero_and_all_one(topology,
         assert -1e-12 <= internal_completeness(topology, failed) <= 1 + 1e-12
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(topologies(), st.integers(0, 2**32 - 1))
 def test_of_is_monotone_in_the_plan(topology, seed):
     rng = np.random.default_rng(seed)
@@ -43,7 +44,7 @@ def test_of_is_monotone_in_the_plan(topology, seed):
     assert np.all(np.diff(of_batch(topology, alive)) >= -1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topologies(), st.integers(0, 2**32 - 1), st.floats(1e-3, 1e3))
 def test_of_is_invariant_to_scaling_all_rates(topology, seed, factor):
     scaled = Topology.from_substreams(
@@ -56,7 +57,7 @@ def test_of_is_invariant_to_scaling_all_rates(topology, seed, factor):
         assert output_fidelity(scaled, failed) == pytest.approx(output_fidelity(topology, failed))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topologies(), st.integers(0, 2**32 - 1))
 def test_a_one_input_join_equals_an_independent_operator(topology, seed):
     one_input = {name for name, ups in topology.upstream.items() if len(ups) == 1}
@@ -75,7 +76,7 @@ def test_a_one_input_join_equals_an_independent_operator(topology, seed):
         )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(topologies(), st.integers(0, 2**32 - 1))
 def test_of_is_the_weight_of_the_mc_trees_inside_the_plan(topology, seed):
     trees = mc_trees(topology)

@@ -45,13 +45,25 @@ def oracle(spark, small):
     return data.oracle_window_counts(spark, small, END)
 
 
-@pytest.mark.parametrize(("scheme", "killed"), [("blocking", ("n8",)),  # the source's node
-                                                 ("incremental", ("n0", "n1", "n2"))])
+@pytest.mark.parametrize(
+    ("scheme", "killed"),
+    [
+        ("blocking", ("n8",)),  # the source's node
+        ("incremental", ("n0", "n1", "n2")),
+    ],
+)
 def test_oracle_equals_the_engine_under_failures(small, oracle, scheme, killed):
     _, result = timelines.fig9_run(
-        scheme=scheme, killed=killed, acquisition=[5.0, 9.0, 14.0],
-        rate=3.0 * timelines.HASHTAGS_PER_TWEET, rho=timelines.RHO, t_fail=30.0, end=END,
-        rng=np.random.default_rng(0), stream=data.engine_stream(small, END))
+        scheme=scheme,
+        killed=killed,
+        acquisition=[5.0, 9.0, 14.0],
+        rate=3.0 * timelines.HASHTAGS_PER_TWEET,
+        rho=timelines.RHO,
+        t_fail=30.0,
+        end=END,
+        rng=np.random.default_rng(0),
+        stream=data.engine_stream(small, END),
+    )
     assert result.completed
     check = data.compare_with_oracle(data.engine_window_counts(result.outputs), oracle)
     assert check["results"] > 100

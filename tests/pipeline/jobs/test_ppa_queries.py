@@ -184,6 +184,12 @@ def test_random_plans_and_planners_on_q2(spark):
     assert (np.diff(dp.sort_index()["OF"]) >= -1e-12).all()  # the optimum grows with R
     ic = plans.pivot_table(index="R", columns="planner", values="IC")
     assert (ic.drop(columns="IC-opt").max(axis=1) <= ic["IC-opt"] + 1e-12).all()
+    # Planned on the nominal shape (equal loads): its OF, the accuracy measured on the records.
+    nominal = q.planned(part, planners=("DP", "Greedy"), topology=shapes.q2())
+    whole = nominal[nominal["R"] == 13]
+    assert (whole["accuracy"] == 1.0).all() and (whole["OF"] == 1.0).all()
+    with pytest.raises(ValueError, match="topology"):
+        q.planned(part, planners=("DP",), topology=shapes.q1())
 
 
 def _partials(counts: np.ndarray, **params) -> q.Q1Partials:
