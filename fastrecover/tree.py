@@ -405,6 +405,26 @@ def tree_one_segment(
     return _result(topology, storage, _one_segment(topology, grid, storage))
 
 
+def tree_feasible(
+    topology: Topology,
+    ch_max: float,
+    z: int,
+    f: int = DEFAULT_F,
+    f_max: float = DEFAULT_F_MAX,
+    storage: Storage | None = None,
+) -> bool:
+    """Whether optimize_tree finds any configuration, without its DP: need(i, f, inp) grows with
+    f and with inp (anchoring adds the input log) and every cost is finite, so the cheapest
+    configuration checkpoints every operator at the lowest grid frequency with the root (the
+    source) the only anchor, and a configuration exists iff that one fits in Z increments.
+    Equal to optimize_tree(...).feasible for every method (tests)."""
+    storage = storage or Storage()
+    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    needs = grid.need[:, 0, 0].copy()
+    needs[grid.root] = grid.need[grid.root, 1, 0]
+    return bool(needs.sum() <= grid.z)
+
+
 TREE_METHODS = ("exact", "thesis_knapsack", "NSegments", "1Segment")
 
 

@@ -29,6 +29,7 @@ from fastrecover.tree import (
     _convolve,
     _place_rows,
     optimize_tree,
+    tree_feasible,
     tree_methods,
     tree_nsegments,
     tree_one_segment,
@@ -175,6 +176,25 @@ def test_tree_methods_share_the_grid_and_equal_the_single_calls(seed):
     }
     with pytest.raises(ValueError, match="methods"):
         tree_methods(topology, ch_max, 20, methods=("thesis_enumeration",))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(1, 12),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.05, 1.0),
+    st.sampled_from([20_000.0, 500_000.0, 1_500_000.0, 2_000_000.0, 10_000_000.0]),
+    st.sampled_from([1.0, 200.0]),
+)
+def test_tree_feasible_agrees_with_every_solver(n, seed, ch_max, snapshot, f_max):
+    # B_snap 1.5e6-2e6 at F_max = 200 is fastrecover_delta's feasibility edge.
+    topology = random_tree(n, np.random.default_rng(seed))
+    grid = {"f": 20, "f_max": f_max, "storage": Storage(20_000.0, snapshot)}
+    feasible = tree_feasible(topology, ch_max, 10, **grid)
+    # NSegments anchors every operator, so it may be infeasible where the others are not.
+    results = tree_methods(topology, ch_max, 10, **grid, methods=("exact", "thesis_knapsack"))
+    one_segment = tree_one_segment(topology, ch_max, 10, **grid)
+    assert {r.feasible for r in [*results.values(), one_segment]} == {feasible}
 
 
 @pytest.mark.parametrize(
