@@ -297,7 +297,8 @@ def chain_methods(
 ) -> dict[str, Result]:
     """Algorithm 1, NSegments and 1Segment (any of CHAIN_METHODS) from one set of segment tables,
     all compiled (tables, DP and compiled_result): each equal to optimize_chain, nsegments and
-    one_segment (tests), about twenty times faster; the sweeps over thousands of chains use it.
+    one_segment (tests), two to three times faster than the same with NumPy tables and the
+    model's totals (benchmark); the sweeps over thousands of chains use it.
 
     optimize_chain keeps the vectorized NumPy DP, the form fastrecover_runtime times (Fig. 4.13,
     FR9). The compiled DP's fixed per-call cost (tables, result) outweighs its O(n^2 Z^2) work at
