@@ -17,13 +17,7 @@ from fastrecover.generate import Attributes, random_chain, random_tree
 from fastrecover.model import DEFAULT_BANDWIDTH, DEFAULT_SNAPSHOT_BANDWIDTH, Storage
 from fastrecover.rsrfs import redistribute
 from fastrecover.simulate import simulate_failures
-from fastrecover.tree import (
-    DEFAULT_F,
-    DEFAULT_F_MAX,
-    optimize_tree,
-    tree_nsegments,
-    tree_one_segment,
-)
+from fastrecover.tree import DEFAULT_F, DEFAULT_F_MAX, optimize_tree, tree_feasible, tree_methods
 
 
 def _rt(result) -> float:
@@ -89,12 +83,13 @@ def tree_point(params: dict, rng: np.random.Generator) -> dict:
     """A random tree: FastRecover (exact Algorithm 2 and the thesis's recurrence), NSegments,
     1Segment on one (z, f) grid."""
     topology, args, grid = _tree_setup(params, rng)
-    best = optimize_tree(*args, **grid)
+    results = tree_methods(*args, **grid)
+    best = results["exact"]
     out = {
         **_record("FastRecover", best),
-        **_record("Thesis", optimize_tree(*args, method="thesis_knapsack", **grid)),
-        **_record("NSegments", tree_nsegments(*args, **grid)),
-        **_record("1Segment", tree_one_segment(*args, **grid)),
+        **_record("Thesis", results["thesis_knapsack"]),
+        **_record("NSegments", results["NSegments"]),
+        **_record("1Segment", results["1Segment"]),
     }
     return {**out, **_extras(params, topology, best, grid["storage"], rng)}
 
@@ -115,7 +110,7 @@ def tree_proxy_point(params: dict, rng: np.random.Generator) -> dict:
     """tree_point without the thesis's recurrence and the baselines: the same tree and failure
     draws, the same values for FastRecover and the simulation."""
     topology, args, grid = _tree_setup(params, rng)
-    best = optimize_tree(*args, **grid)
+    best = tree_methods(*args, **grid, methods=("exact",))["exact"]
     return {**_record("FastRecover", best), **_extras(params, topology, best, grid["storage"], rng)}
 
 
@@ -212,11 +207,12 @@ def summarize(
 
 
 def tree_feasibility_point(params: dict, rng: np.random.Generator) -> dict:
-    """Whether Algorithm 2 finds any configuration for a random tree (params as tree_point)."""
+    """Whether Algorithm 2 finds any configuration for a random tree (params as tree_point), by
+    tree.tree_feasible's cheapest configuration rather than the DP (equal, tests)."""
     topology = random_tree(
         params["n"], rng, omega=params["omega"], attributes=attributes_from(params)
     )
-    best = optimize_tree(
+    feasible = tree_feasible(
         topology,
         params["ch_max"],
         params["z"],
@@ -224,7 +220,7 @@ def tree_feasibility_point(params: dict, rng: np.random.Generator) -> dict:
         f_max=params.get("f_max", DEFAULT_F_MAX),
         storage=storage_from(params),
     )
-    return {"feasible_FastRecover": best.feasible}
+    return {"feasible_FastRecover": feasible}
 
 
 # The thesis's printed magnitudes (discussion of Figs. 4.2-4.3): NSegments' largest RT_all over

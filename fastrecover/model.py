@@ -16,6 +16,7 @@ costs: Δ_log(x) = x / B_log for logging an anchor's input tuples (and replaying
 single-bandwidth model Δ(x) = x / B. See ``Storage`` for the defaults and their justification.
 """
 
+import math
 import numbers
 from dataclasses import dataclass, field
 
@@ -87,19 +88,27 @@ class Operator:
     rho: float
 
     def __post_init__(self):
-        checks = [
-            ("s", lambda v: 0 < v <= 1, "in (0, 1]"),
-            ("tau", lambda v: v >= 0, ">= 0"),
-            ("pi", lambda v: v > 0, "> 0"),
-            ("theta", lambda v: v > 0, "> 0"),
-            ("rho", lambda v: v >= 0, ">= 0"),
-        ]
-        for name, ok, allowed in checks:
+        for name, ok, allowed in _OPERATOR_RANGES:
             value = getattr(self, name)
-            # A number first: a str or None would fail the comparison with a TypeError.
-            number = isinstance(value, numbers.Real) and not isinstance(value, bool)
-            if not (number and np.isfinite(value) and ok(value)):
+            # A number first: a str or None would fail the comparison with a TypeError. A float
+            # is checked without the slower abstract-class test (random topologies make
+            # millions of operators in a sweep).
+            if type(value) is float:
+                number = math.isfinite(value)
+            else:
+                number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+                number = number and np.isfinite(value)
+            if not (number and ok(value)):
                 raise ValueError(f"operator {name} must be a number {allowed}; got {value!r}")
+
+
+_OPERATOR_RANGES = (
+    ("s", lambda v: 0 < v <= 1, "in (0, 1]"),
+    ("tau", lambda v: v >= 0, ">= 0"),
+    ("pi", lambda v: v > 0, "> 0"),
+    ("theta", lambda v: v > 0, "> 0"),
+    ("rho", lambda v: v >= 0, ">= 0"),
+)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,13 @@ import itertools
 import numpy as np
 from numba import njit
 
-from fastrecover.chain import INFEASIBLE, Result, configured_result, validate_budget
+from fastrecover.chain import (
+    INFEASIBLE,
+    Result,
+    compiled_result,
+    configured_result,
+    validate_budget,
+)
 from fastrecover.model import (
     Storage,
     Topology,
@@ -304,6 +310,41 @@ def _enumerate(values, shape):
     return merged, fr_up, plan
 
 
+def _nsegments(topology: Topology, grid: _Grid):
+    """NSegments on a tree: every operator an anchor at its own grid frequency."""
+    width = grid.z + 1
+    best_f, plans, merged = [], [], np.zeros(width)
+    for i in range(topology.n):
+        cost = grid.rho[i] * grid.rt[i, 1]  # per frequency
+        need = grid.need[i, 1]
+        within = np.where(need[None, :] <= np.arange(width)[:, None], cost[None, :], np.inf)
+        value = within.min(axis=1)  # per budget c: the best frequency that fits
+        best_f.append(within.argmin(axis=1))
+        merged, arg = _convolve(merged, value)
+        plans.append(arg)
+    if not np.isfinite(merged[grid.z]):
+        return None
+    freq, r = np.empty(topology.n), grid.z
+    for i in reversed(range(topology.n)):
+        c_i = plans[i][r]
+        freq[i] = grid.freqs[best_f[i][c_i]]
+        r -= c_i
+    return set(range(topology.n)), freq
+
+
+def _one_segment(topology: Topology, grid: _Grid, storage: Storage):
+    """1Segment on a tree: only the root an anchor, one grid frequency for every operator."""
+    needs = grid.need[:, 0, :].copy()
+    needs[grid.root] = grid.need[grid.root, 1, :]
+    a, b = recovery_time_terms(topology, [grid.root + 1], storage)
+    rt_all = topology.rho @ (a[:, None] / grid.freqs[None, :] + b[:, None])  # per grid frequency
+    rt_all = np.where(needs.sum(axis=0) <= grid.z, rt_all, np.inf)
+    if not np.isfinite(rt_all.min()):
+        return None
+    best_f = int(rt_all.argmin())
+    return {grid.root}, np.full(topology.n, grid.freqs[best_f])
+
+
 METHODS = {
     "exact": _exact,
     "thesis_knapsack": lambda t, g: _thesis(t, g, False),
@@ -311,11 +352,11 @@ METHODS = {
 }
 
 
-def _result(topology, storage, found) -> Result:
+def _result(topology, storage, found, result=configured_result) -> Result:
     if found is None:
         return INFEASIBLE
     anchors, freq = found
-    return configured_result(topology, storage, [a + 1 for a in anchors], freq)
+    return result(topology, storage, [a + 1 for a in anchors], freq)
 
 
 def optimize_tree(
@@ -349,24 +390,7 @@ def tree_nsegments(
     """NSegments on a tree: every operator an anchor at its own grid frequency."""
     storage = storage or Storage()
     grid = _Grid(topology, storage, ch_max, z, f, f_max)
-    width = grid.z + 1
-    best_f, plans, merged = [], [], np.zeros(width)
-    for i in range(topology.n):
-        cost = grid.rho[i] * grid.rt[i, 1]  # per frequency
-        need = grid.need[i, 1]
-        within = np.where(need[None, :] <= np.arange(width)[:, None], cost[None, :], np.inf)
-        value = within.min(axis=1)  # per budget c: the best frequency that fits
-        best_f.append(within.argmin(axis=1))
-        merged, arg = _convolve(merged, value)
-        plans.append(arg)
-    if not np.isfinite(merged[grid.z]):
-        return INFEASIBLE
-    freq, r = np.empty(topology.n), grid.z
-    for i in reversed(range(topology.n)):
-        c_i = plans[i][r]
-        freq[i] = grid.freqs[best_f[i][c_i]]
-        r -= c_i
-    return _result(topology, storage, (set(range(topology.n)), freq))
+    return _result(topology, storage, _nsegments(topology, grid))
 
 
 def tree_one_segment(
@@ -380,12 +404,54 @@ def tree_one_segment(
     """1Segment on a tree: only the root an anchor, one grid frequency for every operator."""
     storage = storage or Storage()
     grid = _Grid(topology, storage, ch_max, z, f, f_max)
-    needs = grid.need[:, 0, :].copy()
-    needs[grid.root] = grid.need[grid.root, 1, :]
-    a, b = recovery_time_terms(topology, [grid.root + 1], storage)
-    rt_all = topology.rho @ (a[:, None] / grid.freqs[None, :] + b[:, None])  # per grid frequency
-    rt_all = np.where(needs.sum(axis=0) <= grid.z, rt_all, np.inf)
-    if not np.isfinite(rt_all.min()):
-        return INFEASIBLE
-    best_f = int(rt_all.argmin())
-    return _result(topology, storage, ({grid.root}, np.full(topology.n, grid.freqs[best_f])))
+    return _result(topology, storage, _one_segment(topology, grid, storage))
+
+
+def tree_feasible(
+    topology: Topology,
+    ch_max: float,
+    z: int,
+    f: int = DEFAULT_F,
+    f_max: float = DEFAULT_F_MAX,
+    storage: Storage | None = None,
+) -> bool:
+    """Whether optimize_tree finds any configuration, without its DP: need(i, f, inp) grows with
+    f and with inp (anchoring adds the input log) and every cost is finite, so the cheapest
+    configuration checkpoints every operator at the lowest grid frequency with the root (the
+    source) the only anchor, and a configuration exists iff that one fits in Z increments.
+    Equal to optimize_tree(...).feasible for every method (tests)."""
+    storage = storage or Storage()
+    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    needs = grid.need[:, 0, 0].copy()
+    needs[grid.root] = grid.need[grid.root, 1, 0]
+    return bool(needs.sum() <= grid.z)
+
+
+TREE_METHODS = ("exact", "thesis_knapsack", "NSegments", "1Segment")
+
+
+def tree_methods(
+    topology: Topology,
+    ch_max: float,
+    z: int,
+    f: int = DEFAULT_F,
+    f_max: float = DEFAULT_F_MAX,
+    storage: Storage | None = None,
+    methods=TREE_METHODS,
+) -> dict[str, Result]:
+    """optimize_tree's exact and thesis_knapsack methods, tree_nsegments and tree_one_segment (any
+    of TREE_METHODS) on one set of grid tables, their totals from chain.compiled_result: each
+    equal to the single call (tests); the sweeps over thousands of trees use it. optimize_tree
+    stays the form fastrecover_runtime times (Fig. 4.14, FR10)."""
+    unknown = set(methods) - set(TREE_METHODS)
+    if unknown:
+        raise ValueError(f"methods must be among {', '.join(TREE_METHODS)}; got {sorted(unknown)}")
+    storage = storage or Storage()
+    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    solvers = {
+        "exact": lambda: METHODS["exact"](topology, grid),
+        "thesis_knapsack": lambda: METHODS["thesis_knapsack"](topology, grid),
+        "NSegments": lambda: _nsegments(topology, grid),
+        "1Segment": lambda: _one_segment(topology, grid, storage),
+    }
+    return {m: _result(topology, storage, solvers[m](), compiled_result) for m in methods}

@@ -82,3 +82,64 @@ def test_compiled_kernels_against_their_numpy_forms(benchmark):
     benchmark.extra_info.update(figures)
     print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
     benchmark.pedantic(chain_methods, (chain, 0.4, 60), rounds=3, iterations=1)
+
+
+def _cpu_ms(run, calls: int) -> float:
+    run()  # compiled kernels loaded, first-touch costs paid
+    began = time.process_time()
+    for _ in range(calls):
+        run()
+    return 1000 * (time.process_time() - began) / calls
+
+
+def test_sweep_solvers_before_and_after_compiled_tables_and_totals(benchmark):
+    """The sweeps' solvers against their former composition (the same functions still in use):
+    chain_methods with NumPy segment tables and the model's totals (configured_result) against
+    the compiled tables and compiled_result; tree_point's four single calls against tree_methods
+    on one grid; fastrecover_delta's feasibility by the exact DP against tree_feasible. CPU
+    milliseconds per call and the old/new ratio, reported, not asserted."""
+    from fastrecover.chain import _dp_compiled, _solve, chain_methods, segment_tables
+    from fastrecover.tree import tree_feasible, tree_methods, tree_nsegments, tree_one_segment
+
+    def chain_old(topology):
+        storage = Storage()
+        rt, eta = segment_tables(topology, storage, 0.4, 60)
+        return {
+            m: _solve(topology, storage, rt, eta, 60, m, _dp_compiled)
+            for m in ("FastRecover", "NSegments", "1Segment")
+        }
+
+    def tree_old(topology):
+        return (
+            optimize_tree(topology, 0.5, 20),
+            optimize_tree(topology, 0.5, 20, method="thesis_knapsack"),
+            tree_nsegments(topology, 0.5, 20),
+            tree_one_segment(topology, 0.5, 20),
+        )
+
+    pairs = {}
+    for n in (15, 35):
+        chain = random_chain(n, np.random.default_rng(0))
+        pairs[f"chain_methods n={n} Z=60"] = (
+            lambda c=chain: chain_old(c),
+            lambda c=chain: chain_methods(c, 0.4, 60),
+        )
+    tree = random_tree(15, np.random.default_rng(0))
+    pairs["tree_point solvers n=15 Z=20"] = (
+        lambda: tree_old(tree),
+        lambda: tree_methods(tree, 0.5, 20),
+    )
+    pairs["tree feasibility n=15 Z=20"] = (
+        lambda: optimize_tree(tree, 0.5, 20).feasible,
+        lambda: tree_feasible(tree, 0.5, 20),
+    )
+    figures = {}
+    for name, (old, new) in pairs.items():
+        before, after = _cpu_ms(old, 50), _cpu_ms(new, 50)
+        figures[f"{name}: old ms"] = before
+        figures[f"{name}: new ms"] = after
+        figures[f"{name}: old/new"] = before / after
+    benchmark.extra_info.update(figures)
+    print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
+    chain = random_chain(35, np.random.default_rng(0))
+    benchmark.pedantic(chain_methods, (chain, 0.4, 60), rounds=3, iterations=1)

@@ -1,6 +1,8 @@
-"""The compiled kernels against their vectorized NumPy forms, Algorithm 1's DP (chain._dp) and
-the trees' min-plus convolution (tests/fastrecover/reference.py): equal, argmins (ties) included.
-The shortened sweep functions return the same values as the full ones."""
+"""The compiled kernels against their vectorized NumPy forms, Algorithm 1's DP (chain._dp), its
+segment tables, the results' totals (chain.compiled_result against the model) and the trees'
+min-plus convolution (tests/fastrecover/reference.py): equal to the last bit, argmins (ties)
+included. The sweeps' shared-table solvers and shortened sweep functions return the same values
+as the single calls."""
 
 import numpy as np
 import pytest
@@ -12,15 +14,26 @@ from fastrecover.chain import (
     _dp,
     _dp_compiled,
     chain_methods,
+    compiled_result,
+    configured_result,
     nsegments,
     one_segment,
     optimize_chain,
     segment_tables,
 )
-from fastrecover.generate import random_chain
+from fastrecover.generate import random_chain, random_tree
 from fastrecover.model import Storage
 from fastrecover.settings import CHAIN, TREE
-from fastrecover.tree import _carry_rows, _convolve, _place_rows
+from fastrecover.tree import (
+    _carry_rows,
+    _convolve,
+    _place_rows,
+    optimize_tree,
+    tree_feasible,
+    tree_methods,
+    tree_nsegments,
+    tree_one_segment,
+)
 from tests.examples import examples
 from tests.fastrecover.reference import convolve_numpy
 
@@ -38,6 +51,42 @@ def test_compiled_dp_equals_the_numpy_dp(n, z, seed, ch_max, singletons):
     rt, _ = segment_tables(topology, Storage(), ch_max, z)
     for got, expected in zip(_dp_compiled(rt, z, singletons), _dp(rt, z, singletons), strict=True):
         np.testing.assert_array_equal(got, expected)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    st.integers(1, 14),
+    st.integers(1, 40),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.001, 0.8),
+    st.sampled_from([5_000.0, 20_000.0, 100_000.0]),
+)
+def test_compiled_segment_tables_equal_the_numpy_ones(n, z, seed, ch_max, bandwidth):
+    # Small budgets and bandwidths make many entries infeasible (eta <= 0): the masks must agree.
+    topology = random_chain(n, np.random.default_rng(seed))
+    storage = Storage(bandwidth)
+    numpy_tables = segment_tables(topology, storage, ch_max, z)
+    compiled_tables = segment_tables(topology, storage, ch_max, z, compiled=True)
+    for got, expected in zip(compiled_tables, numpy_tables, strict=True):
+        np.testing.assert_array_equal(got, expected)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(1, 25), st.integers(0, 2**32 - 1), st.booleans())
+def test_compiled_result_equals_the_models_totals_to_the_last_bit(n, seed, as_tree):
+    rng = np.random.default_rng(seed)
+    topology = (random_tree if as_tree else random_chain)(n, rng)
+    source = topology.upstream.index(-1) + 1
+    anchors = {source} | {int(a) for a in rng.choice(n, size=rng.integers(0, n + 1)) + 1}
+    frequencies = rng.uniform(0.01, 50.0, size=n)
+    got = compiled_result(topology, Storage(), anchors, frequencies)
+    assert got == configured_result(topology, Storage(), anchors, frequencies)
+
+
+def test_compiled_result_refuses_a_configuration_without_the_source_as_anchor():
+    topology = random_chain(4, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="source"):
+        compiled_result(topology, Storage(), {2, 4}, np.ones(4))
 
 
 def test_compiled_dp_breaks_ties_as_the_numpy_argmin():
@@ -111,6 +160,42 @@ def test_chain_methods_share_tables_and_equal_the_single_calls(seed):
         "NSegments": nsegments(topology, 0.4, 30),
         "1Segment": one_segment(topology, 0.4, 30),
     }
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tree_methods_share_the_grid_and_equal_the_single_calls(seed):
+    topology = random_tree(9, np.random.default_rng(seed))
+    # At CH_max = 0.5 some trees are infeasible for some or all methods; at 2.0 most are not.
+    ch_max = (2.0, 0.5)[seed % 2]
+    grid = {"f": 40, "f_max": 200.0}
+    results = tree_methods(topology, ch_max, 20, **grid)
+    assert results == {
+        "exact": optimize_tree(topology, ch_max, 20, **grid),
+        "thesis_knapsack": optimize_tree(topology, ch_max, 20, method="thesis_knapsack", **grid),
+        "NSegments": tree_nsegments(topology, ch_max, 20, **grid),
+        "1Segment": tree_one_segment(topology, ch_max, 20, **grid),
+    }
+    with pytest.raises(ValueError, match="methods"):
+        tree_methods(topology, ch_max, 20, methods=("thesis_enumeration",))
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    st.integers(1, 12),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.05, 1.0),
+    st.sampled_from([20_000.0, 500_000.0, 1_500_000.0, 2_000_000.0, 10_000_000.0]),
+    st.sampled_from([1.0, 200.0]),
+)
+def test_tree_feasible_agrees_with_every_solver(n, seed, ch_max, snapshot, f_max):
+    # B_snap 1.5e6-2e6 at F_max = 200 is fastrecover_delta's feasibility edge.
+    topology = random_tree(n, np.random.default_rng(seed))
+    grid = {"f": 20, "f_max": f_max, "storage": Storage(20_000.0, snapshot)}
+    feasible = tree_feasible(topology, ch_max, 10, **grid)
+    # NSegments anchors every operator, so it may be infeasible where the others are not.
+    results = tree_methods(topology, ch_max, 10, **grid, methods=("exact", "thesis_knapsack"))
+    one_segment = tree_one_segment(topology, ch_max, 10, **grid)
+    assert {r.feasible for r in [*results.values(), one_segment]} == {feasible}
 
 
 @pytest.mark.parametrize(
