@@ -103,7 +103,7 @@ def inc45_draws(pilot: pd.DataFrame, claim: str) -> tuple[int, str]:
     which a two-sided one-sample t test at 1 − CONFIDENCE of each paired difference has power
     INC45_POWER^(1/k) (k differences) for an effect of INC45_EFFECT, at the largest standard
     deviation of the differences in ``pilot`` (``run_summary`` of a pilot sweep with its own
-    seed, two or more draws); MAX_DRAWS at most."""
+    seed, two or more draws); MAX_DRAWS at most (the text then says "more than")."""
     if claim not in _DIFFERENCES:
         raise ValueError(f"claim must be one of {sorted(_DIFFERENCES)}; got {claim!r}")
     differences = _DIFFERENCES[claim](pilot)
@@ -122,8 +122,11 @@ def inc45_draws(pilot: pd.DataFrame, claim: str) -> tuple[int, str]:
         < power
     ):
         n += 1
+    capped = math.isfinite(effect) and TTestPower().power(
+        effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided") < power
     text = (
-        f"{n} draws for power {INC45_POWER:g} over {len(differences)} differences "
+        f"{'more than ' if capped else ''}{n} draws for power {INC45_POWER:g} over "
+        f"{len(differences)} differences "
         f"({power:.3f} each) to detect {INC45_EFFECT:g} s (one ΔT bin) at the pilot's largest "
         f"paired SD {sd:.3g} s ({min(len(d) for _, d in differences)} pilot draws, own seed)"
     )

@@ -110,6 +110,8 @@ def test_inc45_draws_grow_with_the_pilots_spread():
     loud = rules.inc45_draws(noisy, "INC5")
     assert 2 <= calm[0] < loud[0] <= rules.MAX_DRAWS
     assert "to detect 20 s (one ΔT bin)" in loud[1]
+    noisy["all_recovered"] += rng.normal(0, 400, len(noisy))
+    assert rules.inc45_draws(noisy, "INC5")[1].startswith(f"more than {rules.MAX_DRAWS} draws")
     with pytest.raises(ValueError, match="claim must be one of"):
         rules.inc45_draws(summary(), "INC6")
 
