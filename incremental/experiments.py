@@ -102,7 +102,7 @@ def optimum_by_level(problem: RecoveryProblem, budgets) -> tuple[np.ndarray, np.
     return top // (M + 1), top % (M + 1)
 
 
-GENERATOR_PARAMS = ("pool", "query_size", "cost")  # Fig16Setting's unprinted choices
+GENERATOR_PARAMS = ("pool", "query_size", "cost", "sharing")  # Fig16Setting's unprinted choices
 
 
 def fig16_point(params: dict, rng: np.random.Generator) -> list[dict]:
@@ -110,7 +110,9 @@ def fig16_point(params: dict, rng: np.random.Generator) -> list[dict]:
     ``GENERATOR_PARAMS``; x_grid, the resource levels as fractions of the failed cost) scheduled
     by every method at every level."""
     chosen = {
-        k: tuple(params[k]) if k != "pool" else params[k] for k in GENERATOR_PARAMS if k in params
+        k: tuple(params[k]) if isinstance(params[k], list) else params[k]
+        for k in GENERATOR_PARAMS
+        if k in params
     }
     setting = Fig16Setting(
         max_share=params["max_share"],

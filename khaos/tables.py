@@ -1,5 +1,6 @@
-"""Tables II and III offline, the YSB per-failure table, the recovery-model error (KH1) and the
-detector's validation on IoT.
+"""Tables II and III offline (Table III also under other detector settings, for KH2:ysb), the YSB
+per-failure table, the recovery-model error (KH1), the detector's validation on IoT and KH3's CI
+inference checked on the static runs.
 
 Table columns follow the transcriptions (data/paper/khaos_table2.csv, khaos_table3.csv):
 configuration, avg_latency_ms, latency_violations_fraction, recovery_time_s,
@@ -7,8 +8,11 @@ recovery_violations_s; given the printed table, each gets ``<column>_paper`` and
 (reproduced - printed) beside it. Latency in ms, times in s.
 """
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
+from scipy import stats
 from scipy.optimize import linear_sum_assignment
 
 from khaos.data import CONFIGURATIONS
@@ -24,6 +28,7 @@ from khaos.params import (
     LagRuleParams,
     QoS,
 )
+from khaos.schedule import ci_schedule, fit_jump
 
 TABLE_COLUMNS = [
     "avg_latency_ms",
@@ -52,6 +57,37 @@ def trailing_throughput(run: pd.DataFrame, second: int) -> float:
     """Mean throughput over the AVG_THR_WINDOW_S seconds before ``second`` (the prototype's
     avgThr)."""
     return float(run["thr"].loc[second - AVG_THR_WINDOW_S : second - 1].mean())
+
+
+def static_inference(
+    runs: dict[str, pd.DataFrame],
+    events: dict[str, pd.DataFrame],
+    *,
+    with_throughput: bool = False,
+) -> pd.DataFrame:
+    """KH3's CI inference applied to each STATIC run, whose CI never changes: the jump line
+    (``khaos.schedule.fit_jump``) fitted on the other runs' injected failures (a run is not
+    inferred from itself), then inverted at the run's injected failures. A sound inference gives
+    no trend of the estimate with the trailing throughput there. Returns one row per static run:
+    configuration, failures, rho and two-sided p of Spearman(throughput, CI estimate)."""
+    found = injected_failures(events)
+    out = []
+    for name in runs:
+        if name == "Khaos":
+            continue
+        fit = fit_jump(found[found["configuration"] != name], with_throughput=with_throughput)
+        own = found.loc[found["configuration"] == name, "second"]
+        schedule, _ = ci_schedule(events[name], fit, only_seconds=own)
+        throughput = [trailing_throughput(runs[name], s) for s in schedule["second"]]
+        rho, p = (
+            stats.spearmanr(throughput, schedule["ci_estimate_s"])
+            if len(schedule) >= 3
+            else (np.nan, np.nan)
+        )
+        out.append(
+            {"configuration": name, "failures": len(schedule), "rho": float(rho), "p": float(p)}
+        )
+    return pd.DataFrame(out)
 
 
 def _beside(table: pd.DataFrame, printed: pd.DataFrame | None) -> pd.DataFrame:
@@ -138,6 +174,14 @@ def table3(
         for c in CONFIGURATIONS
     }
     return _beside(_rows(runs, recoveries, qos), printed)
+
+
+def table3_with(runs: dict[str, pd.DataFrame], qos: QoS = PAPER_QOS, **detector) -> pd.DataFrame:
+    """Table III's columns (configuration and TABLE_COLUMNS) with the detector settings
+    ``detector`` (``DetectorParams`` fields) over the defaults: what KH2:ysb is re-judged on."""
+    params = dataclasses.replace(DEFAULT_DETECTOR, **detector)
+    table = table3(runs, None, qos, per_failure=ysb_failures(runs, params=params))
+    return table[["configuration", *TABLE_COLUMNS]]
 
 
 def recovery_model_error(failures: pd.DataFrame) -> float:

@@ -15,10 +15,13 @@ from incremental.problem import max_share_frequency
     st.sampled_from([3, 6]),
     st.sampled_from([0.2, 0.5]),
     st.sampled_from(["random", "linear"]),
+    st.sampled_from(["cap", "frequency"]),
     st.integers(0, 2**32 - 1),
 )
-def test_instances_follow_the_setting(max_share, zipf_s, priorities, seed):
-    setting = Fig16Setting(max_share=max_share, zipf_s=zipf_s, priorities=priorities)
+def test_instances_follow_the_setting(max_share, zipf_s, priorities, sharing, seed):
+    setting = Fig16Setting(
+        max_share=max_share, zipf_s=zipf_s, priorities=priorities, sharing=sharing
+    )
     problem = fig16_instance(setting, np.random.default_rng(seed))
     assert len(problem.queries) == 18
     assert max_share_frequency(problem) <= max_share
@@ -62,6 +65,31 @@ def test_more_zipf_skew_concentrates_sharing():
     assert high > low + 0.01
 
 
+def _mean_share(setting: Fig16Setting) -> float:
+    return float(
+        np.mean([
+            fig16_instance(setting, np.random.default_rng(seed)).share_frequencies.mean()
+            for seed in range(100)
+        ])
+    )  # fmt: skip
+
+
+def test_doubling_the_maximal_share_frequency_changes_instances_only_as_a_distribution():
+    # review18b: as a cap on 36 partitions it rarely binds (mean share frequency 2.21 -> 2.31);
+    # as the top of Zipf's distribution of share frequencies it raises sharing.
+    cap = [_mean_share(Fig16Setting(max_share=m)) for m in (3, 6)]
+    frequency = [_mean_share(Fig16Setting(max_share=m, sharing="frequency")) for m in (3, 6)]
+    assert cap[1] - cap[0] < 0.3
+    assert frequency[1] - frequency[0] > 0.8
+
+
+def test_more_zipf_skew_lowers_share_frequencies_under_the_frequency_reading():
+    low, high = (
+        _mean_share(Fig16Setting(max_share=6, zipf_s=s, sharing="frequency")) for s in (0.2, 0.5)
+    )
+    assert high < low - 0.1
+
+
 def test_same_generator_state_same_instance():
     a = fig16_instance(Fig16Setting(), np.random.default_rng(11))
     b = fig16_instance(Fig16Setting(), np.random.default_rng(11))
@@ -75,6 +103,7 @@ def test_same_generator_state_same_instance():
         ({"max_share": 2.5}, "max_share"),
         ({"zipf_s": -0.1}, "zipf_s"),
         ({"priorities": "uniform"}, "priorities must be one of"),
+        ({"sharing": "zipf"}, "sharing must be one of"),
         ({"query_size": (0, 3)}, "query_size"),
         ({"cost": (0, 5)}, "cost"),
         ({"max_share": 1, "pool": 10}, "share slots"),

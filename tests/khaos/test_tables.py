@@ -6,7 +6,7 @@ import pytest
 from khaos import detect_failures, table2, table3
 from khaos.data import CONFIGURATIONS, STATIC_CI_S
 from khaos.failures import injected_failures
-from khaos.tables import recovery_model_error
+from khaos.tables import recovery_model_error, static_inference, table3_with
 
 
 @pytest.fixture(scope="module")
@@ -55,3 +55,24 @@ def test_lag_jump_grows_with_the_ci(ysb):
 
 def test_iot_recovery_model_error_is_table_2a(iot_failures):
     assert recovery_model_error(iot_failures) == pytest.approx(0.131, abs=0.001)
+
+
+def test_static_inference_reads_a_trend_where_the_ci_never_changed(iot):
+    # review18b: the lag-jump inference applied to the static runs (own run left out of the fit)
+    # finds rho +0.89 at IoT 90 s with the CI-only jump line, -0.93 at IoT 60 s with throughput.
+    events = {c: detect_failures(iot[c]) for c in CONFIGURATIONS}
+    ci = static_inference(iot, events).set_index("configuration")
+    both = static_inference(iot, events, with_throughput=True).set_index("configuration")
+    assert list(ci.index) == [c for c in CONFIGURATIONS if c != "Khaos"]
+    assert ci.loc["static 90s", "rho"] == pytest.approx(0.891, abs=0.01)
+    assert both.loc["static 60s", "rho"] == pytest.approx(-0.927, abs=0.01)
+    assert ci.loc["static 90s", "failures"] == 11
+
+
+def test_table3_with_the_default_detector_is_table3(ysb):
+    default = table3_with(ysb)
+    assert default.equals(table3(ysb)[list(default.columns)])
+    wider = table3_with(ysb, smoothing_s=30).set_index("configuration")
+    assert not wider["recovery_time_s"].equals(
+        default.set_index("configuration")["recovery_time_s"]
+    )

@@ -68,17 +68,30 @@ def paper_like(exponent=paper_exponent, instances=60, seed=0, opt_queries=2):
     return pd.concat(rows, ignore_index=True)
 
 
-def with_variants(exponent=paper_exponent, flip=None):
-    """Rows for every generator variant (``rules.generator_variants``) on the four skew x cap
-    settings, 30 instances each; the variant ``flip`` (a dict of generator parameters) draws its
-    shares with ``exponent`` instead of the paper's."""
+def with_variants(exponent=paper_exponent, flip=None, others=paper_exponent):
+    """Rows for every generator variant (``rules.generator_variants``) on every setting, 30
+    instances each; the variant ``flip`` (a dict of generator parameters) draws its shares with
+    ``exponent``, the others with ``others``."""
     frames = []
     for k, g in enumerate(rules.generator_variants()):
-        law = exponent if g == flip else paper_exponent
+        law = exponent if g == flip else others
         rows = paper_like(law, instances=30, seed=10 + k)
-        rows = rows[rows["priorities"] == "random"]
         frames.append(rows.assign(**{name: [value] * len(rows) for name, value in g.items()}))
     return pd.concat(frames, ignore_index=True)
+
+
+def same_variants(runs: pd.DataFrame) -> pd.DataFrame:
+    """``runs`` again under every generator variant: the generator changes nothing."""
+    return pd.concat(
+        [
+            runs.assign(**{n: [v] * len(runs) for n, v in g.items()})
+            for g in rules.generator_variants()
+        ],
+        ignore_index=True,
+    )
+
+
+FREQUENCY = {"pool": 36, "query_size": [2, 6], "cost": [1, 10], "sharing": "frequency"}
 
 
 def tweaked(methods, change):
@@ -132,12 +145,24 @@ def test_inc6_and_inc7_are_judged_at_every_end_of_the_generator_ranges():
     for rule in (rules.inc6, rules.inc7):
         verdict = rule(paper_like(), with_variants(), BASE)
         assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED
-        assert len(verdict.robustness) == len(rules.generator_variants()) == 5
+        assert len(verdict.robustness) == len(rules.generator_variants()) == 6
         assert "30 instances per setting (defaults on 60)" in verdict.rule
 
 
+def test_inc6_depends_on_the_reading_of_zipf_sharing():
+    # The cap reading: doubling the cap changes nothing (review18b: DP 0.576 -> 0.576); the
+    # frequency reading lowers every method as the paper says.
+    flat = lambda m, s: paper_exponent(m, {**s, "max_share": 3})  # noqa: E731
+    verdict = rules.inc6(paper_like(flat), with_variants(flip=FREQUENCY, others=flat), BASE)
+    assert verdict.verdict == DEPENDS
+    assert (
+        "Zipf sharing (cap on popularity / frequency distribution): not reproduced at 'cap', "
+        "reproduced at 'frequency'" in verdict.reason
+    )
+
+
 def test_inc7_depends_on_a_generator_whose_instances_reverse_the_skew_effect():
-    small = {"pool": 36, "query_size": [1, 4], "cost": [1, 10]}
+    small = {"pool": 36, "query_size": [1, 4], "cost": [1, 10], "sharing": "cap"}
     reversed_skew = tweaked(("OC",), lambda s: -0.6 * (s["zipf_s"] == 0.5))
     verdict = rules.inc7(paper_like(), with_variants(reversed_skew, flip=small), BASE)
     assert verdict.verdict == DEPENDS
@@ -151,14 +176,25 @@ def test_generated_refuses_a_generator_that_was_not_swept():
         rules.generated(paper_like(), with_variants(), pool=48)
 
 
+def inc8(runs):
+    return rules.inc8(runs, same_variants(runs), BASE)
+
+
 def test_inc8_fails_on_linear_priorities_raising_bestdensity_and_on_a_large_drop():
-    assert rules.inc8(paper_like(), BASE).verdict == REPRODUCED
+    assert inc8(paper_like()).verdict == REPRODUCED
     raised = tweaked(("BestDensity",), lambda s: -0.3 * (s["priorities"] == "linear"))
-    verdict = rules.inc8(paper_like(raised), BASE)
+    verdict = inc8(paper_like(raised))
     assert verdict.verdict == NOT_REPRODUCED and "BestDensity grid share" in verdict.reason
     steep = tweaked(("DP", "BestDensity"), lambda s: 1.5 * (s["priorities"] == "linear"))
-    verdict = rules.inc8(paper_like(steep), BASE)
+    verdict = inc8(paper_like(steep))
     assert verdict.verdict == PARTLY and "drop slight" in verdict.reason
+
+
+def test_inc8_depends_on_a_generator_where_linear_priorities_raise_bestdensity():
+    raised = tweaked(("BestDensity",), lambda s: -0.3 * (s["priorities"] == "linear"))
+    verdict = rules.inc8(paper_like(), with_variants(raised, flip=FREQUENCY), BASE)
+    assert verdict.verdict == DEPENDS
+    assert "reproduced at 'cap', not reproduced at 'frequency'" in verdict.reason
 
 
 def drop(size: float):
@@ -174,12 +210,12 @@ def drop(size: float):
 
 def test_inc8_depends_when_the_drop_is_slight_at_one_end_of_the_range_only():
     # A drop of 0.12: beyond 0.10 (partly), within 0.15 (reproduced): the word decides.
-    verdict = rules.inc8(drop(0.12), BASE)
+    verdict = inc8(drop(0.12))
     assert verdict.verdict == DEPENDS
     assert "'slight' (largest drop): partly at 0.1, reproduced at 0.15" in verdict.reason
     assert rules.inc8_rule(drop(0.12), BASE, slight=0.15).verdict == REPRODUCED
     # Beyond every reading of "slight": partly whatever the choice.
-    assert rules.inc8(drop(0.2), BASE).verdict == PARTLY
+    assert inc8(drop(0.2)).verdict == PARTLY
 
 
 def counterexample_rows() -> pd.DataFrame:
@@ -228,10 +264,14 @@ SCARCE_LEADS = dict(
 )
 
 
+def inc13(runs):
+    return rules.inc13_resources(runs, same_variants(runs))
+
+
 def test_inc13_fails_on_an_advantage_growing_with_resources():
-    assert rules.inc13_resources(with_advantage(SCARCE_LEADS)).verdict == REPRODUCED
+    assert inc13(with_advantage(SCARCE_LEADS)).verdict == REPRODUCED
     late = {x: gap for x, gap in zip(SCARCE_LEADS, sorted(SCARCE_LEADS.values()), strict=True)}
-    verdict = rules.inc13_resources(with_advantage(late))
+    verdict = inc13(with_advantage(late))
     assert verdict.verdict == NOT_REPRODUCED and "advantage larger when scarce" in verdict.reason
 
 
@@ -243,7 +283,7 @@ def test_inc13_is_partly_on_an_advantage_peaking_just_above_scarce():
 
 
 def test_inc13_depends_on_the_cut_off_when_the_peak_lies_between_its_ends():
-    verdict = rules.inc13_resources(with_advantage({**SCARCE_LEADS, 0.6: 0.25}))
+    verdict = inc13(with_advantage({**SCARCE_LEADS, 0.6: 0.25}))
     assert verdict.verdict == DEPENDS and verdict.evidence == EXECUTED
     assert "'scarce' (cut-off x): partly at 0.5, reproduced at 0.7" in verdict.reason
 
@@ -251,3 +291,15 @@ def test_inc13_depends_on_the_cut_off_when_the_peak_lies_between_its_ends():
 def test_inc13_costs_and_inc1_are_not_judged_from_data():
     assert rules.inc13_costs().verdict == NOT_CHECKABLE
     assert rules.inc1().verdict == INPUT and rules.inc1().evidence == MEASURED
+
+
+def test_inc13_depends_on_a_generator_where_the_advantage_grows_with_resources():
+    late = {x: gap for x, gap in zip(SCARCE_LEADS, sorted(SCARCE_LEADS.values()), strict=True)}
+    runs = with_advantage(SCARCE_LEADS)
+    variants = same_variants(runs)
+    frequency = variants["sharing"] == "frequency"
+    late_rows = with_advantage(late)
+    variants.loc[frequency, "share_OC"] = late_rows["share_OC"].to_numpy()
+    verdict = rules.inc13_resources(runs, variants)
+    assert verdict.verdict == DEPENDS
+    assert "reproduced at 'cap', not reproduced at 'frequency'" in verdict.reason

@@ -83,6 +83,49 @@ def test_inc5_fails_on_four_nodes_slower_than_eight():
     assert verdict.verdict == NOT_REPRODUCED and "reverse4" in verdict.reason.split("holds")[0]
 
 
+def test_inc5_not_shown_is_not_a_refutation_below_the_power_rules_draws():
+    # review18b: quick's 3 draws, downstream and 8-vs-4 CIs holding 0; 12 draws showed them.
+    tied = summary({("downstream", "blocking"): (250.0, 300.0)})
+    assert rules.inc5(tied).verdict == NOT_REPRODUCED  # no power rule given: as before
+    verdict = rules.inc5(tied, required=30, draws_rule="30 draws for power 0.9")
+    assert verdict.verdict == PARTLY
+    assert "not shown, not refuted: downstream: blocking - incremental" in verdict.reason
+    assert "fewer than the 30 the power rule needs" in verdict.reason
+    # Enough draws: the same CI holding 0 refutes.
+    assert rules.inc5(tied, required=DRAWS).verdict == NOT_REPRODUCED
+    # Nothing shown at all: not checkable.
+    flat = summary({
+        ("upstream", "blocking"): (240.0, 300.0), ("downstream", "blocking"): (250.0, 300.0),
+        ("topological4", "incremental"): (240.0, 380.0),
+        ("reverse4", "incremental"): (250.0, 380.0)}, seed=1)
+    assert rules.inc5(flat, required=30).verdict == NOT_CHECKABLE
+
+
+def test_inc5_fails_on_a_refutation_whatever_the_draws():
+    verdict = rules.inc5(summary({("downstream", "blocking"): (230.0, 300.0)}), required=30)
+    assert verdict.verdict == NOT_REPRODUCED
+
+
+def test_inc4_not_shown_below_the_power_rules_draws_is_not_checkable_or_partly():
+    tied = summary({("all", "blocking"): (290.0, 380.0)})
+    assert rules.inc4(tied, required=30).verdict == PARTLY
+    assert rules.inc4(tied, required=DRAWS).verdict == NOT_REPRODUCED
+
+
+def test_inc45_draws_grow_with_the_pilots_spread():
+    calm = rules.inc45_draws(summary(), "INC5")
+    rng = np.random.default_rng(9)
+    noisy = summary()
+    noisy["all_recovered"] += rng.normal(0, 40, len(noisy))
+    loud = rules.inc45_draws(noisy, "INC5")
+    assert 2 <= calm[0] < loud[0] <= rules.MAX_DRAWS
+    assert "to detect 20 s (one ΔT bin)" in loud[1]
+    noisy["all_recovered"] += rng.normal(0, 400, len(noisy))
+    assert rules.inc45_draws(noisy, "INC5")[1].startswith(f"more than {rules.MAX_DRAWS} draws")
+    with pytest.raises(ValueError, match="claim must be one of"):
+        rules.inc45_draws(summary(), "INC6")
+
+
 def test_run_summary_counts_a_censored_query_at_the_horizon():
     rows = pd.DataFrame(
         {
@@ -145,6 +188,19 @@ NONE_WASTED = {1: 0.0, 2: 0.0, 3: 0.0}
 def test_inc2_reproduces_on_growing_peaks_with_wasted_replays():
     verdict = rules.inc2(peaks(GROWING), work(WASTED))
     assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED
+
+
+def test_inc2_depends_on_a_load_within_its_range_where_replays_are_wasted():
+    low, default, high = rules.INC2_LOAD.alternatives[0], rules.INC2_LOAD.default, 0.3
+    unwasted = (peaks(GROWING), work(NONE_WASTED))
+    same = rules.inc2_over_load({low: unwasted, default: unwasted, high: unwasted})
+    assert same.verdict == PARTLY and "load rho of the Fig 10 runs = 0.3" in same.reason
+    flips = rules.inc2_over_load(
+        {low: unwasted, default: unwasted, high: (peaks(GROWING), work(WASTED))})
+    assert flips.verdict == "depends"
+    assert "load rho of the Fig 10 runs: partly at 0.1308" in flips.reason
+    with pytest.raises(ValueError, match="by_load needs the Fig 10 runs at rho"):
+        rules.inc2_over_load({default: unwasted})
 
 
 def test_inc2_is_partly_on_growing_peaks_without_wasted_replays():
