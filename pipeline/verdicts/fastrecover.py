@@ -419,19 +419,26 @@ def fr8(lines: dict[str, pd.DataFrame]) -> Verdict:
             continue
         model = trend(line, name, "RT_FastRecover", +1)
         for measure in ("RT_Computational", "RT_Latency"):
-            sim = trend(line, name, measure, +1)
-            sign = np.sign(model.overall[0])
-            model_sig = model.overall[1] > 0 or model.overall[2] < 0
+            # the steps are compared one for one: both trends on the rows where both have data
+            # (a simulated measure can be missing where the model has a value)
+            both = line.dropna(subset=["RT_FastRecover", measure])
+            if both[name].nunique() < 2:
+                shown.append(f"{label}: {measure} has data at fewer than two values, not judged")
+                continue
+            model_here = trend(both, name, "RT_FastRecover", +1)
+            sim = trend(both, name, measure, +1)
+            sign = np.sign(model_here.overall[0])
+            model_sig = model_here.overall[1] > 0 or model_here.overall[2] < 0
             sim_sig_same = (sim.overall[1] > 0) if sign > 0 else (sim.overall[2] < 0)
             key = (
                 f"{label}: {measure} moves with RT_FastRecover "
-                f"(model {ci_text(*model.overall)}, simulated {ci_text(*sim.overall)})"
+                f"(model {ci_text(*model_here.overall)}, simulated {ci_text(*sim.overall)})"
             )
             if model_sig:
                 head[key] = bool(sim_sig_same)
             opposite = [
                 k
-                for k, (m, s) in enumerate(zip(model.steps, sim.steps, strict=True))
+                for k, (m, s) in enumerate(zip(model_here.steps, sim.steps, strict=True))
                 if (m[1] > 0 and s[2] < 0) or (m[2] < 0 and s[1] > 0)
             ]
             detail[

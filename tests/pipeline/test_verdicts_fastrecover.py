@@ -435,3 +435,16 @@ def _fr9_by_run(measure):
 def test_fr9_gives_one_verdict_on_cpu_times_measured_idle_and_beside_a_cpu_hog():
     cpu = _fr9_by_run(rules.TIME)
     assert cpu["idle"].verdict == cpu["hog"].verdict == REPRODUCED
+
+
+def test_fr8_judges_a_measure_missing_at_one_value_on_the_values_both_have():
+    # The full profile once stopped here: a simulated measure with no data at one value of a line
+    # gave the model and the simulation different numbers of steps (zip strict).
+    lines = _proxy(+1)
+    line = lines["chain omega"]
+    first = line["omega"].min()
+    line.loc[line["omega"] == first, "RT_Latency"] = np.nan
+    verdict = rules.fr8(lines)
+    assert verdict.verdict == REPRODUCED
+    lines["chain omega"].loc[lines["chain omega"]["omega"] != first, "RT_Latency"] = np.nan
+    assert "RT_Latency has data at fewer than two values" in rules.fr8(lines).reproduced
