@@ -5,9 +5,10 @@ continuous times (mid-step: a killed node has sent only what it produced before 
 node, of several at once or staggered, during recovery, of recovered nodes, of buffer holders and
 of source nodes, and one placed by the run's own events (just before or after a rollback, a
 plan or a global checkpoint, in a recovery's catch-up window); scarce nodes arriving one by one;
-channel delays up to longer than a mini-batch, FIFO within a channel. The sink (missing, extra, wrong results), completion (a stall is a
-violation), every channel's processed inputs and sequence numbers, conflicting writes and the
-final operator states must equal plain counting over the input.
+channel delays up to longer than a mini-batch, FIFO within a channel. The sink (missing, extra,
+wrong results), completion (a stall is a violation), every channel's processed inputs and sequence
+numbers, conflicting writes and the final operator states must equal plain counting over the
+input.
 
 ``ENGINE_EXAMPLES`` sets the generated examples per property (default 300) and ``ENGINE_SEED`` the
 Hypothesis seed (unset: Hypothesis's own). Every counterexample found is kept in
