@@ -211,6 +211,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     for name in ORACLE_COUNTS:
         rl[name] = check[name]
     rl["exactly_once_violations"] = sum(check[name] for name in ORACLE_COUNTS)
+    rl["failures_during_recovery"] = check["failures_during_recovery"]  # genuine ones (INC10)
     rl["last_arrival"] = (
         params["t_fail"] + BESTCASE_DELAY
         if params["scheme"] == "bestcase"

@@ -64,6 +64,8 @@ from incremental.engine import (
     Source,
     Topology,
     WindowCount,
+    kills_during_recovery,
+    recoveries,
     run,
 )
 from incremental.placement import recover_as_nodes_arrive
@@ -309,7 +311,8 @@ def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fai
     node, ready ``acquisition[k]`` after the detection (BestCase: all at t_fail + 180 s).
     ``later``: failures during the recovery, ``(after, delay, node)`` kills ``delay`` s after
     the failure (``after`` = "fail") or after the arrival of new node ``after``, each replaced
-    by one more new node (the next acquisition time). Returns (topology, RunResult)."""
+    by one more new node (the next acquisition time). New nodes are named in the order they
+    arrive: "new0" is the first. Returns (topology, RunResult)."""
     if scheme not in SCHEMES:
         raise ValueError(f"scheme must be one of {SCHEMES}; got {scheme!r}")
     killed = tuple(killed)
@@ -332,10 +335,10 @@ def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fai
     for after, delay, node in later:
         if after != "fail" and after not in {f"new{k}" for k in range(len(ready))}:
             raise ValueError(f"later: kill after 'fail' or a new node's arrival; got {after!r}")
-        at = (t_fail if after == "fail" else ready[int(after[3:])]) + delay
+        at = (t_fail if after == "fail" else sorted(ready)[int(after[3:])]) + delay
         kills.append((at, node))
         ready.append(at + config.detection_delay + float(acquisition[len(ready)]))
-    arrivals = tuple(sorted((t, f"new{k}", 1.0) for k, t in enumerate(ready)))
+    arrivals = tuple((t, f"new{k}", 1.0) for k, t in enumerate(sorted(ready)))
     nodes = {f"n{k}": 1.0 for k in range(10)}
     load = {}
     for pid, node in placement.items():
@@ -386,7 +389,8 @@ def fig9_counts(stream) -> dict:
 def oracle_check(result, expected: dict) -> dict:
     """The complete exactly-once check of a Fig 9 run against ``fig9_counts``: results missing,
     extra and wrong (another count or window end), whether the run stalled (never reached its
-    end-of-stream checkpoint), sequence gaps and conflicting sink writes."""
+    end-of-stream checkpoint), sequence gaps and conflicting sink writes; beside them the
+    run's failures during recovery (``during_recovery``)."""
     got = {(name, uid[1], key): (end, value) for name, results in result.outputs.items()
            for uid, (key, end, value) in results.items()}
     return {
@@ -397,7 +401,20 @@ def oracle_check(result, expected: dict) -> dict:
         "stalled": int(not result.completed),
         "gaps": len(result.gaps),
         "conflicts": len(result.conflicts),
+        **during_recovery(result),
     }
+
+
+def during_recovery(result) -> dict:
+    """INC10's failures during recovery, from the engine's own recovery events: the node kills
+    inside a recovery's span (``incremental.engine.kills_during_recovery``), counted and named
+    with the span, e.g. "n9 at 111.0 s in the recovery of [81.0, 402.3) s"."""
+    spans = recoveries(result.events)
+    named = []
+    for time, node in kills_during_recovery(result.events):
+        start, end = next((a, b) for a, b in spans if a <= time < b)
+        named.append(f"{node} at {time:.1f} s in the recovery of [{start:.1f}, {end:.1f}) s")
+    return {"failures_during_recovery": len(named), "named_during_recovery": "; ".join(named)}
 
 
 ORACLE_COUNTS = ("missing", "extra", "wrong", "stalled", "gaps", "conflicts")  # violations
@@ -405,7 +422,7 @@ DURING_RECOVERY = {  # INC10: nodes failing while the recovery is under way (fig
     "none": (),
     "buffer holder": (("fail", 30.0, "n9"),),  # the parser: its buffers replay to O0-O3
     "source": (("fail", 30.0, "n8"),),  # the source: replays its log from ck(P_k)
-    "recovered node": (("new0", 10.0, "new0"),),  # the node the first plan placed partitions on
+    "recovered node": (("new0", 10.0, "new0"),),  # the first new node, after it took partitions
 }
 FAILURE_SETS = {  # nodes killed: Figs 12-15 (node k holds O_2k and O_2k+1)
     "all": tuple(f"n{k}" for k in range(8)),

@@ -9,7 +9,14 @@ executed as nodes arrive (Algorithm 2, Fig 6), and the blocking and source-repla
 
 from incremental.engine.config import STRATEGIES, EngineConfig, FailureSchedule
 from incremental.engine.messages import Marker
-from incremental.engine.runtime import Cluster, Engine, RunResult, run
+from incremental.engine.runtime import (
+    Cluster,
+    Engine,
+    RunResult,
+    kills_during_recovery,
+    recoveries,
+    run,
+)
 from incremental.engine.topology import (
     Filter,
     Join,
@@ -38,6 +45,8 @@ __all__ = [
     "Topology",
     "WindowCount",
     "key_code",
+    "kills_during_recovery",
+    "recoveries",
     "route",
     "run",
 ]

@@ -10,13 +10,15 @@
   acked it (Section 4.1); the acks of a killed incarnation are discarded. Outside a recovery the
   source logs are then trimmed (4.2.4); a recovery ends at a global checkpoint once every live
   incarnation has caught up (4.2.2, see ``_recovered``).
-- A node kill is detected ``detection_delay`` later. With at least X node failures since the last
-  global checkpoint the recovery is incremental (4.2.1, Fig 6): the first plan rolls every alive
-  partition back to the last global checkpoint and replays the sources, switching buffering and
-  order-preserving processing on; each later plan (one per detection and per node arrival)
-  installs only the partitions it recovers, restored from the same checkpoint as the first plan,
-  and their upstream partitions send their buffers (Algorithm 2). Below X the recovery is
-  blocking: it waits until all failed partitions can be placed, then rolls back.
+- A node kill is detected ``detection_delay`` later; a recovery runs from the detection that
+  starts it ("recovering") to the global checkpoint that ends it ("recovered", ``recoveries``).
+  With at least X node failures since the last global checkpoint the recovery is incremental
+  (4.2.1, Fig 6): the first plan rolls every alive partition back to the last global checkpoint
+  and replays the sources, switching buffering and order-preserving processing on; each later
+  plan (one per detection and per node arrival) installs only the partitions it recovers,
+  restored from the same checkpoint as the first plan, and their upstream partitions send their
+  buffers (Algorithm 2). Below X the recovery is blocking: it waits until all failed partitions
+  can be placed, then rolls back.
 - Plans are plain data: ``plans[i]`` is the set of partitions the i-th plan may recover (from a
   scheduler of Section 5); those that do not fit wait; after the last given plan every failed
   partition is a candidate. Placement: largest share first (upstream first among equals), each
@@ -417,6 +419,8 @@ class Engine:
         """Fig 6: choose the recovery method and execute the next plan, if any."""
         if not self.failed:
             return
+        if self.recovery is None:  # the span INC10's failures during recovery are timed against
+            self.events.append((self.clock.now, "recovering", tuple(sorted(self.failed))))
         config = self.config
         if config.strategy == "source_replay":
             self.recovery = "source_replay"
@@ -504,6 +508,30 @@ class Engine:
         self.location[pid] = name
         self.nodes[name].pids.append(pid)
         self.incarnation[pid] += 1
+
+
+def recoveries(events) -> list[tuple[float, float]]:
+    """The spans ``[start, end)`` of a run's recoveries from its ``events``: from the detection
+    that starts one ("recovering") to the global checkpoint that ends it ("recovered"; ``inf``
+    for one still under way when the run stopped)."""
+    spans, start = [], None
+    for event in events:
+        if event[1] == "recovering":
+            start = event[0]
+        elif event[1] == "recovered" and start is not None:
+            spans.append((start, event[0]))
+            start = None
+    if start is not None:
+        spans.append((start, math.inf))
+    return spans
+
+
+def kills_during_recovery(events) -> list[tuple[float, str]]:
+    """The node kills ``(time, node)`` of ``events`` that fell inside a recovery (``recoveries``):
+    a kill before the detection that starts a recovery, or after it ended, is not one."""
+    spans = recoveries(events)
+    return [(event[0], event[2]) for event in events
+            if event[1] == "kill" and any(a <= event[0] < b for a, b in spans)]
 
 
 @dataclass(frozen=True, kw_only=True)

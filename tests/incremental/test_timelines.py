@@ -258,6 +258,9 @@ def test_the_oracle_check_passes_with_a_failure_during_recovery_and_counts_each_
     expected = T.fig9_counts(stream)
     check = T.oracle_check(result, expected)
     assert check["results"] > 100 and not any(check[n] for n in T.ORACLE_COUNTS)
+    # new0 is the first node to arrive (t = 36 s); every later kill falls before the last (71 s)
+    assert check["failures_during_recovery"] == 1
+    assert " in the recovery of [31.0, " in check["named_during_recovery"]
     outputs = {name: dict(results) for name, results in result.outputs.items()}
     (uid, (key, end, count)), *_ = outputs["O4"].items()
     outputs["O4"][uid] = (key, end, count + 1)  # wrong
@@ -266,7 +269,10 @@ def test_the_oracle_check_passes_with_a_failure_during_recovery_and_counts_each_
     broken = dataclasses.replace(result, outputs=outputs, completed=False, gaps=((0, 1, 2, 3),))
     assert T.oracle_check(broken, expected) == {"results": check["results"], "missing": 1,
                                                 "extra": 1, "wrong": 1, "stalled": 1,
-                                                "gaps": 1, "conflicts": 0}
+                                                "gaps": 1, "conflicts": 0,
+                                                "failures_during_recovery": 1,
+                                                "named_during_recovery":
+                                                    check["named_during_recovery"]}
 
 
 def test_incremental_recovers_the_first_queries_before_blocking_recovers_any():

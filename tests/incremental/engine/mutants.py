@@ -50,8 +50,8 @@ def _no_incarnation_check(original):
 
 
 def _trim_past_live_source(original):
-    """A global checkpoint during a recovery trims the source logs to its offsets, past a source
-    that a later plan restores from the recovery's checkpoint."""
+    """A global checkpoint during a recovery trims the source logs to its offsets, past what a
+    source that a later plan restores from the recovery's checkpoint ck(P_k) must replay."""
 
     def complete(self, ckpt):
         original(self, ckpt)
@@ -108,11 +108,49 @@ def _restores_from_latest(original):
     return execute
 
 
+def _empties_buffers_at_checkpoints(original):
+    """Every global checkpoint during a recovery empties the output buffers, as the end of a
+    recovery does: a partition failing in the catch-up window after it is restored from the
+    recovery's ck(P_k) and misses what its upstream sent since (Section 4.2.2 empties them only
+    when the recovery ends)."""
+
+    def complete(self, ckpt):
+        original(self, ckpt)
+        if self.recovery is not None:
+            for partition in self.parts.values():
+                for buffer in partition.buffers.values():
+                    buffer.clear()
+
+    return complete
+
+
+def _keeps_abandoned_acks(original):
+    """A rollback keeps the acks the abandoned run gave for checkpoints not yet complete: a
+    checkpoint can then complete on states of two runs, an inconsistent cut."""
+
+    def execute(self, chosen, *, rollback):
+        pending = {}
+        if rollback:
+            pending = {
+                c: (dict(acks), dict(self.offsets.get(c, {})))
+                for c, acks in self.checkpoints.items()
+                if c > self.global_ckpt
+            }
+        original(self, chosen, rollback=rollback)
+        for ckpt, (acks, offsets) in pending.items():
+            self.checkpoints.setdefault(ckpt, {}).update(acks)
+            self.offsets.setdefault(ckpt, {}).update(offsets)
+
+    return execute
+
+
 PATCH_MUTANTS = {  # name -> the (class, method, mutation) patches it makes
     "arrival_order": [(Partition, "_step_batch", _arrival_order)],
     "dedup_off_by_one": [(Partition, "receive", _dedup_off_by_one)],
     "no_incarnation_check": [(Engine, "_deliver", _no_incarnation_check)],
     "trim_past_live_source": [(Engine, "_complete", _trim_past_live_source)],
+    "empties_buffers_at_checkpoints": [(Engine, "_complete", _empties_buffers_at_checkpoints)],
+    "keeps_abandoned_acks": [(Engine, "_execute", _keeps_abandoned_acks)],
     "ends_while_failed": [(Engine, "_recovered", _ends_while_failed)],
     "ends_before_caught_up": [(Engine, "_recovered", _ends_before_caught_up)],
     "keeps_dead_acks_restores_latest": [

@@ -19,6 +19,7 @@ from incremental.engine import (
     Source,
     Topology,
     WindowCount,
+    recoveries,
     run,
 )
 from tests.incremental.engine.oracle import channel_inputs, sink_contents, sizes
@@ -35,6 +36,7 @@ BASE = EngineConfig(
 COST = 2e-3  # CPU seconds per tuple: replays take long enough for kills to land in them
 NODES = ("n0", "n1", "n2", "n3")
 JITTERS = (5e-3, 0.03, 0.15)  # mean random part of a channel's delay (s); 0.1 s mini-batches
+SPARE_AFTER = 8.0  # s after the last scarce arrival: the spare node, room for everything left
 MAX_TUPLES = 20_000  # operator outputs per run: about 1% of drawn DAGs exceed it, a few reach 1e7
 UNTIL = 200.0  # virtual seconds: a run still going then has stalled (the stream ends at END)
 
@@ -94,8 +96,12 @@ def scenarios(draw, single_failure=None):
     survivor sees part of a batch). ``single`` kills one node (blocking recovery); otherwise two or
     three nodes fail at once or staggered (the later ones up to 1.5 s after, before or after the
     first is detected), and up to two more are killed while the recovery waits for the scarce
-    arrivals: a node holding a source partition, a recovered node (an arrival), a node holding
-    buffers for the failed partitions, or any alive one. Channel delays have a mean of 5 ms to
+    arrivals or after the spare node came: a node holding a source partition, a recovered node
+    (an arrival), a node holding buffers for the failed partitions, or any alive one. Half the
+    scenarios get one more kill placed by the run's own events (``_anchored_kill``): around a
+    rollback, a plan or a global checkpoint, preferring those in a recovery's catch-up window.
+    Whether a kill fell inside a recovery is the engine's to say (``recoveries``), not the
+    generator's label. Channel delays have a mean of 5 ms to
     150 ms, so channels interleave across mini-batches. Scenarios whose operators would output
     more than MAX_TUPLES tuples (chains of joins) are not drawn.
     """
@@ -145,8 +151,8 @@ def scenarios(draw, single_failure=None):
             arrivals.append((last, f"a{a}", room * (1 + 1e-9)))
         sources = {node for pid, node in placement.items() if pid[0].startswith("s")}
         holders = _holders(dag, placement, victims)
-        for _ in range(later):  # while recovery waits for the arrivals
-            when = draw(st.floats(first + 0.05, last))
+        for _ in range(later):  # while recovery waits for the arrivals, or after the spare's
+            when = draw(st.floats(first + 0.05, last + SPARE_AFTER + 1.0))
             recovered = [name for t, name, _ in arrivals if t < when]
             alive = [n for n in NODES if n not in victims] + recovered
             kind = draw(st.sampled_from(["source", "recovered", "holder", "any"]))
@@ -154,8 +160,8 @@ def scenarios(draw, single_failure=None):
             targets = [n for n in alive if n in targets] if targets else alive
             if targets:
                 kills.append((when, draw(st.sampled_from(sorted(targets)))))
-    arrivals.append((last + 8.0, "spare", 8.0))  # eventually room for everything left
-    return {
+    arrivals.append((last + SPARE_AFTER, "spare", 8.0))  # eventually room for everything left
+    scenario = {
         "dag": dag,
         "share": share,
         "streams": streams,
@@ -164,6 +170,48 @@ def scenarios(draw, single_failure=None):
         "jitter": draw(st.sampled_from(JITTERS)),
         "seed": draw(st.integers(0, 2**32 - 1)),
     }
+    if single_failure is None and draw(st.booleans()):
+        scenario = _anchored_kill(draw, scenario)
+    return scenario
+
+
+def _anchored_kill(draw, scenario):
+    """One more kill placed by the run's own events: the scenario is run once, and a node alive
+    then is killed just before or after one of its rollbacks, plans or global checkpoints after
+    the first kill. Random times rarely land there: between a checkpoint's first acks and its
+    completion, after a rollback before the survivors acked again, or in the catch-up window
+    after a global checkpoint during a recovery. The run is deterministic, so the run with the
+    added kill equals the first one up to it."""
+    try:
+        events = run_scenario(scenario).events
+    except Exception:  # noqa: BLE001 - a failing run fails the property anyway
+        return scenario
+    first = scenario["failures"].kills[0][0]
+    anchors = [e[0] for e in events if e[0] > first and e[1] in ("plan", "global checkpoint")]
+    spans = recoveries(events)
+    catch_up = [  # global checkpoints a recovery outlives: its partitions are still catching up
+        e[0] for e in events
+        if e[1] == "global checkpoint" and any(a <= e[0] < b for a, b in spans)
+    ]
+    if catch_up and draw(st.booleans()):
+        anchors = catch_up
+    if not anchors:
+        return scenario
+    when = max(0.0, draw(st.sampled_from(anchors)) + draw(st.floats(-0.05, 0.25)))
+    dead, alive = set(), set(NODES)
+    for time, kind, *rest in events:
+        if time > when:
+            break
+        if kind == "kill":
+            dead.add(rest[0])
+        elif kind == "arrive" and rest[0] != "spare":
+            alive.add(rest[0])
+    targets = sorted(alive - dead)
+    if not targets:
+        return scenario
+    failures = scenario["failures"]
+    kills = (*failures.kills, (when, draw(st.sampled_from(targets))))
+    return {**scenario, "failures": dataclasses.replace(failures, kills=kills)}
 
 
 def _holders(dag, placement, victims) -> set:
@@ -224,6 +272,18 @@ def run_scenario(scenario, config=BASE):
         config=config,
         until=UNTIL,
     )
+
+
+def outcome(scenario, config=BASE):
+    """The run of ``scenario`` and its violations. An engine that raises during the run (a replay
+    reading a trimmed source offset, say) has failed the property: that is counted as a
+    violation, not left to crash the test. A scenario over the size cap still raises."""
+    check_size(scenario)
+    try:
+        result = run_scenario(scenario, config)
+    except Exception as error:  # noqa: BLE001 - any engine error is a violation
+        return None, [f"engine raised {type(error).__name__}: {error}"]
+    return result, violations(scenario, result)
 
 
 def violations(scenario, result) -> list[str]:

@@ -16,6 +16,8 @@ from incremental.engine import (
     Source,
     Topology,
     WindowCount,
+    kills_during_recovery,
+    recoveries,
     run,
 )
 from incremental.engine.partition import Partition
@@ -73,6 +75,23 @@ def test_incremental_outputs_resume_before_blocking_ones():
     # The window query has all its partitions back at 2.5 s with incremental recovery, 6 s
     # with blocking: its worst output latency is smaller.
     assert lat_inc[:, 1].max() < lat_blk[:, 1].max()
+
+
+def test_recoveries_span_from_the_detection_to_the_global_checkpoint_that_ends_them():
+    events = [(1.0, "kill", "a"), (1.2, "recovering", ()), (1.5, "kill", "b"),
+              (3.0, "global checkpoint", 5), (3.0, "recovered", "incremental"),
+              (3.0, "kill", "c"), (4.0, "kill", "d"), (4.2, "recovering", ()),
+              (4.5, "kill", "e")]
+    assert recoveries(events) == [(1.2, 3.0), (4.2, math.inf)]
+    # a: before its recovery's detection; c: at the end; d: between recoveries
+    assert kills_during_recovery(events) == [(1.5, "b"), (4.5, "e")]
+
+
+def test_a_run_records_its_recovery_span():
+    result = run_scenario(replay_of_a_multi_input_partition())
+    (start, end), = recoveries(result.events)
+    assert start == 1.2 and end > 6.0  # detection 0.2 s after the kills; the spare at 6 s
+    assert [node for _, node in kills_during_recovery(result.events)] == ["n2"]
 
 
 def settings(dedup=True):
