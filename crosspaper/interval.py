@@ -589,6 +589,7 @@ def with_rate(s: Scenario, factor: float) -> Scenario:
     f = s.failures
     failures = replace(
         f,
+        process_per_day=f.process_per_day * factor,
         single_per_day=f.single_per_day * factor,
         correlated_per_day=f.correlated_per_day * factor,
     )
