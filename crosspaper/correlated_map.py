@@ -56,6 +56,7 @@ def variant(name, rate_factor=1.0, headroom_factor=1.0, cost_factor=1.0) -> scen
     return scenarios.with_values(
         s,
         {
+            "failures.process_per_day": f.process_per_day * rate,
             "failures.single_per_day": f.single_per_day * rate,
             "failures.correlated_per_day": f.correlated_per_day * rate,
             "checkpoint.catch_up_rate": inp + (c.catch_up_rate - inp) * headroom,

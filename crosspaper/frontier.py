@@ -605,7 +605,8 @@ def grid(
     needs a chain, Khaos a measured workload, multilevel's p1 > 0 process failures (and T
     above its checkpoint cost Σ p c); extra
     standby nodes stop at the correlated failure's size (more are never used); the baselines at
-    baseline_intervals. ``factors``: sensitivity factors (FACTORS, ``timing``) on every point."""
+    baseline_intervals. ``factors``: sensitivity factors (FACTORS, ``timing``) on every point;
+    every point carries its scenario's ``digest`` (``Scenario.digest``) beside its name."""
     if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
         raise ValueError(f"draws must be an integer >= 1; got {draws!r}")
     unknown = set(factors) - {*FACTORS, "timing"}
@@ -616,7 +617,8 @@ def grid(
         raise ValueError(f"approaches must be among {APPROACHES}; got {sorted(unknown)}")
     points = []
     for name in scenarios:
-        extra = {"scenario": name, **factors}
+        # the digest of the file's values keys the sweep cache: an edited file is run again
+        extra = {"scenario": name, "digest": S.load(name).digest(), **factors}
         s, _ = scenario_of(extra)
         if "baseline" in approaches:
             points += [

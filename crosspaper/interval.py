@@ -7,9 +7,15 @@ static CI of Khaos's Tables II-III by its objective (8) and Khaos at runtime (ph
 replayed on the khaos simulator (:mod:`khaos.simulate`) over a workload: the Khaos measured day of
 the scenario's experiment, or a trace (:func:`read_trace`).
 
-One per-failure recovery model: :func:`recovery_s`, the simulator's closed form (restart, then
-the replayed backlog drained at the spare capacity). Everything here that needs the time a single
-failure takes to recover calls it.
+One per-failure recovery model: :func:`recovery_s`, the cross notebooks' shared model
+(:func:`crosspaper.recovery.recovery_s`: restart, then the replayed backlog drained at the spare
+capacity, as the khaos simulator drains it) at the simulator's parameters. Everything here that
+needs the time a single failure takes to recover calls it.
+
+Failures: the simulator replays node failures (the Khaos days' killed task managers; a trace gets
+the scenario's node-failure rate, :func:`trace_failures`), which restart from the last remote
+checkpoint: multilevel's level 2 (``to_multilevel``: level 1 = process failures, level 2 = node
+failures). The analytical answers take every failure kind of the scenario.
 
 Normal-time cost: the simulator checkpoints asynchronously (as Flink): a checkpoint adds
 ``checkpoint_ms`` of latency while it runs and costs no throughput, so the cost used to compare
@@ -30,13 +36,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from crosspaper import recovery
 from crosspaper.scenarios import SECONDS_PER_DAY, Scenario, to_fastrecover, to_khaos, to_multilevel
 from fastrecover import Storage, optimize_chain
 from khaos import calibrate, failure_points, fit_models, objective, replay
 from khaos.data import load_experiment
 from khaos.experiments import sim_point
 from khaos.params import QoS
-from khaos.simulate import SimParams, drain_time, profile_failures, replay_summary, simulate
+from khaos.simulate import SimParams, profile_failures, replay_summary, simulate
 from khaos.simulate import workload_of as khaos_workload
 from multilevel.optimize import first_order_interval, optimal
 from multilevel.utilization import utilization
@@ -108,8 +115,9 @@ def read_trace(path) -> pd.Series:
 
 
 def trace_failures(workload: pd.Series, s: Scenario) -> tuple[int, ...]:
-    """Failure instants on a trace: the scenario's failure rate (single + correlated per day)
-    over the trace's duration, round(rate x duration) failures (at least one) evenly spaced, the
+    """Failure instants on a trace: the scenario's node-failure rate (single + correlated per day;
+    the simulator replays node failures, as the Khaos days' killed task managers) over the
+    trace's duration, round(rate x duration) failures (at least one) evenly spaced, the
     i-th at the middle of the i-th of as many equal spans (deterministic: ours; the Khaos days
     use their measured instants)."""
     first, n = int(workload.index[0]), len(workload)
@@ -190,24 +198,24 @@ class Job:
 # -- the one per-failure recovery model ----------------------------------------------------------
 def recovery_s(arrivals, ci, sim: SimParams, timing: str = "worst") -> np.ndarray:
     """Seconds one failure takes to recover at constant ``arrivals`` (events/s) and interval
-    ``ci`` (s): the job is down ``sim.restart_s`` s (include any wait for a node there), then the
-    work lost since the last checkpoint, replayed, and the arrivals meanwhile drain at the spare
-    capacity (:func:`khaos.simulate.drain_time`: linear at capacity - arrivals, exponential below
-    the knee, until within 5% of the peak backlog). ``timing``: "worst" (failure
-    ``inject_before_s`` = 3 s before the next checkpoint, Khaos III-C: CI - 3 s of work lost) or
-    "mid" (mid-interval, CI/2 lost: the mean of a failure uniform in the interval). Infinite
-    where the arrivals reach the capacity (the backlog never drains). This is the only
-    per-failure recovery time of this module."""
+    ``ci`` (s): :func:`crosspaper.recovery.recovery_s` with the simulator's capacity and drain
+    constant, down ``sim.restart_s`` s (include any wait for a node there), then the work lost
+    since the last checkpoint, replayed, and the arrivals meanwhile drain at the spare capacity
+    (linear at capacity - arrivals, exponential below the knee, until within 5% of the peak
+    backlog: the khaos simulator's drain). ``timing``: "worst" (failure ``inject_before_s`` = 3 s
+    before the next checkpoint, Khaos III-C: CI - 3 s of work lost) or "mid" (mid-interval, CI/2
+    lost: the median moment of a failure uniform in the interval). Infinite where the arrivals
+    reach the capacity (the backlog never drains)."""
     if timing not in TIMINGS:
         raise ValueError(f"timing must be one of {TIMINGS}; got {timing!r}")
     ci = np.asarray(ci, dtype=float)
     if np.any(~(ci > 0)):
         raise ValueError(f"ci must be > 0; got {ci!r}")
     lost = ci - sim.inject_before_s if timing == "worst" else ci / 2.0
-    lost = np.maximum(lost, 0.0)
-    # drain_time's peak backlog is arrivals x (CI - inject_before_s + restart).
-    out = drain_time(arrivals, lost + sim.inject_before_s, sim)
-    return np.where(np.asarray(arrivals) >= sim.capacity, np.inf, out)  # never catches up
+    job = recovery.Job(
+        input_rate=float(arrivals), capacity=sim.capacity, drain_tau_s=sim.drain_tau_s
+    )
+    return np.asarray(recovery.recovery_s(np.maximum(lost, 0.0), sim.restart_s, job))[()]
 
 
 def qos_interval(arrivals, sim: SimParams, limit_s: float, timing: str = "worst") -> float:
@@ -228,9 +236,9 @@ def checkpoint_latency_ms(ci, sim: SimParams) -> np.ndarray:
 
 # -- the analytical answers ----------------------------------------------------------------------
 def utilization_system(s: Scenario):
-    """(system, p of a remote-only checkpoint) for multilevel's U: the two-level system when the
-    scenario has both failure kinds, else the one-level one."""
-    if s.failures.single_per_day > 0 and s.failures.correlated_per_day > 0:
+    """(system, p of a remote-only checkpoint) for multilevel's U: the two-level system (level 1 =
+    process failures) when the scenario has process failures, else the one-level one."""
+    if s.failures.process_per_day > 0:
         return to_multilevel(s, levels=2), (0.0, 1.0)
     return to_multilevel(s, levels=1), (1.0,)
 
@@ -244,9 +252,10 @@ def remote_utilization(ci, s: Scenario) -> np.ndarray:
 
 
 def analytical_answers(s: Scenario, fr_log_bandwidth: float, ch_max_values=()):
-    """Young, Daly, multilevel one- and two-level (two levels only when the scenario has both
-    failure kinds) and FastRecover (with input logged at ``fr_log_bandwidth`` KB/min, the full
-    state snapshotted in the remote checkpoint cost; the window operator's interval). Returns
+    """Young, Daly, multilevel one- and two-level (level 1 = process failures, level 2 = node
+    failures; two levels only when the scenario has process failures) and FastRecover (with
+    input logged at ``fr_log_bandwidth`` KB/min, the full state snapshotted in the remote
+    checkpoint cost; the window operator's interval). Returns
     (answers: list of dicts scenario/choice/interval_s/note[/p], FastRecover's per-operator
     intervals, its window interval per CH_max, the mapped-as-is note)."""
     one = to_multilevel(s, levels=1)
@@ -268,14 +277,15 @@ def analytical_answers(s: Scenario, fr_log_bandwidth: float, ch_max_values=()):
             "note": f"Eq. (13) optimum, U = {best1.U:.4f}",
         },
     ]
-    if s.failures.single_per_day > 0 and s.failures.correlated_per_day > 0:
+    if s.failures.process_per_day > 0:
         best2 = optimal(to_multilevel(s, levels=2))
         answers.append(
             {
                 "choice": "multilevel 2-level",
                 "interval_s": best2.T,
                 "p": best2.p,
-                "note": f"p1 = {best2.p[0]:.3f} local, U = {best2.U:.4f}",
+                "note": f"p1 = {best2.p[0]:.3f} local, remote every {best2.T / best2.p[-1]:.0f} s, "
+                f"U = {best2.U:.4f}",
             }
         )
     topo, storage, ch_max, z = to_fastrecover(s)
@@ -412,14 +422,23 @@ def khaos_runtime(job: Job, profile: pd.DataFrame, seed: int):
 
 
 # -- replaying the answers -----------------------------------------------------------------------
+def replayed_ci(choice: str, interval_s: float, p=None) -> int:
+    """The static CI (whole s) an answer is replayed at: its interval, except multilevel's
+    two-level answer (T, p), replayed at its remote interval T / p2: the days' failures are node
+    failures, which lose the local checkpoints (level 2) and restart from the last remote one."""
+    if choice == "multilevel 2-level":
+        interval_s = interval_s / float(p[-1])
+    return max(1, int(round(interval_s)))
+
+
 def two_level_sim(job: Job, p) -> SimParams:
-    """The simulator for multilevel's two-level answer: the day holds single-node failures only,
-    so every failure restarts locally, and a checkpoint lasts its mean cost Σ p c."""
+    """The simulator for multilevel's two-level answer, replayed at its remote interval T / p2
+    (:func:`replayed_ci`): node failures restart from the remote checkpoint (the scenario's
+    simulator), and the 1 / p2 checkpoints of each remote interval (Σ p c s each on average) make
+    one checkpoint of their total time."""
     s = job.scenario
-    mean_cost = float(np.dot(p, to_multilevel(s, levels=2).c))
-    return replace(
-        job.sim, restart_s=s.checkpoint.local_restart_s, checkpoint_s=max(1, round(mean_cost))
-    )
+    total = float(np.dot(p, to_multilevel(s, levels=2).c)) / float(p[-1])
+    return replace(job.sim, checkpoint_s=max(1, round(total)))
 
 
 def variant_of(choice: str, timing: str = "worst") -> str:
@@ -430,8 +449,8 @@ def variant_of(choice: str, timing: str = "worst") -> str:
 
 
 def replay_grid(job: Job, answers: pd.DataFrame, ci_grid, timings=TIMINGS) -> list[dict]:
-    """Replay points of a job: each grid CI and each static answer (whole seconds), with remote
-    checkpoints (and the two-level answer's own simulator), for each failure timing ("mid":
+    """Replay points of a job: each grid CI and each static answer (:func:`replayed_ci`), with
+    remote checkpoints (and the two-level answer's own simulator), for each failure timing ("mid":
     ``inject_before_s`` = CI // 2)."""
     name = job.scenario.name
     mine = answers[answers["scenario"] == name]
@@ -442,7 +461,8 @@ def replay_grid(job: Job, answers: pd.DataFrame, ci_grid, timings=TIMINGS) -> li
     wanted = [(int(ci), "remote") for ci in ci_grid]
     for row in mine.itertuples():
         if row.choice != "Khaos runtime":
-            wanted.append((max(1, int(round(row.interval_s))), variant_of(row.choice)))
+            p = row.p if row.choice == "multilevel 2-level" else None
+            wanted.append((replayed_ci(row.choice, row.interval_s, p), variant_of(row.choice)))
     points, seen = [], set()
     for timing in timings:
         for ci, variant in wanted:
@@ -525,16 +545,18 @@ def choices(
             u = float(np.mean(remote_utilization(ci_t, s)))
             replayed = f"mean {ci_t.mean():.0f}"
         else:
-            ci = max(1, int(round(a.interval_s)))
+            two = a.choice == "multilevel 2-level"
+            ci = replayed_ci(a.choice, a.interval_s, a.p if two else None)
             variant = variant_of(a.choice)
             hit = replays[(replays["scenario"] == a.scenario) & (replays["ci"] == ci)]
             measured = hit[hit["variant"] == variant].iloc[0].to_dict()
             later = hit[hit["variant"] == f"{variant} mid"]
             if len(later):
                 mid = {"recovery_violations_mid_s": float(later.iloc[0]["recovery_violations_s"])}
-            if variant == "two-level":
+            if two:  # U at the answer's own (T, p)
                 system = to_multilevel(s, levels=2)
-                u = float(utilization(ci, a.p, system)) if ci > np.dot(a.p, system.c) else 0.0
+                T = a.interval_s
+                u = float(utilization(T, a.p, system)) if T > np.dot(a.p, system.c) else 0.0
             else:
                 u = float(remote_utilization(ci, s))
             replayed = str(ci)
@@ -589,6 +611,7 @@ def with_rate(s: Scenario, factor: float) -> Scenario:
     f = s.failures
     failures = replace(
         f,
+        process_per_day=f.process_per_day * factor,
         single_per_day=f.single_per_day * factor,
         correlated_per_day=f.correlated_per_day * factor,
     )
@@ -763,8 +786,8 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
     """One scenario's finding (markdown bullet) from its :func:`disagreement` row, its replayed
     curve (variant "remote") and its :func:`sensitivity` rows."""
     s = job.scenario
-    lam_c = (s.failures.single_per_day + s.failures.correlated_per_day) / SECONDS_PER_DAY
-    lam_c *= s.checkpoint.remote_cost_s
+    one = to_multilevel(s, levels=1)  # Λ: every failure kind, per second
+    lam_c = one.lam[0] * one.c[0]
     spare = row.peak_arrivals / (row.capacity - row.peak_arrivals)
     fastest = curve_rows.loc[curve_rows["avg_latency_ms"].idxmin()]
     by = {k: sens[sens["knob"] == k] for k in sens["knob"].unique()}

@@ -194,12 +194,12 @@ class Failures:
     """single_per_day: rate of failures taking one node (1/day); correlated_per_day: rate of
     correlated failures (1/day); correlated_nodes: nodes one correlated failure takes;
     process_per_day: rate of process failures (an exception or a killed process: its node stays
-    up; 1/day; optional, 0 when absent)."""
+    up; 1/day; multilevel's level 1)."""
 
     single_per_day: float
     correlated_per_day: float
     correlated_nodes: int
-    process_per_day: float = 0.0
+    process_per_day: float
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from crosspaper import correlated as cc
+from crosspaper import recovery
 from crosspaper import scenarios as S
 
 SCENARIO = S.TEMPLATE
@@ -61,27 +62,62 @@ def test_the_summary_integral_matches_the_sampled_curve_of_each_scheme():
 
 
 # -- node placement ---------------------------------------------------------------------------
-def test_passive_tasks_go_first_fit_to_alive_spare_then_to_new_nodes_in_arrival_order():
-    su = cc.setup(SCENARIO)  # cpu shares: filter 0.2, window 0.4, sink 0.1; cap 0.8
-    ready = cc._place_passive(
-        su, ["filter[0]", "window[0]", "sink[0]"], [0.3], np.array([200.0, 100.0])
-    )
-    # filter fits the alive node's 0.3 (0.1 left), window only the first new node (100 s),
-    # sink the alive node's remaining 0.1.
-    assert ready == {"filter[0]": 0.0, "window[0]": 100.0, "sink[0]": 0.0}
-
-
-def test_a_task_that_fits_nowhere_waits_for_the_last_new_node():
+def _draws(k: int, seed: int):
+    """correlated_point's draws, in its order: the failed nodes (first k of a permutation of the
+    candidates), their acquisition delays (template: uniform 120-360 s) and the checkpoint phase."""
+    rng = np.random.default_rng(seed)
     su = cc.setup(SCENARIO)
-    tasks = ["window[0]", "window[1]", "window[2]", "window[3]", "sink[0]"]
-    ready = cc._place_passive(su, tasks, [], np.array([80.0, 50.0]))
-    assert ready == {
-        "window[0]": 50.0,
-        "window[1]": 50.0,
-        "window[2]": 80.0,
-        "window[3]": 80.0,
-        "sink[0]": 80.0,  # both new nodes full (2 x 0.4 = 0.8): overcommitted on the last
-    }
+    n = len(su["candidates"])
+    perm, u, phase = rng.permutation(n), rng.random(n), rng.random()
+    failed = [su["candidates"][i] for i in perm[:k]]
+    return su, failed, 120.0 + 240.0 * u[:k], phase
+
+
+def _recovered(su, phase: float, wait_s: float) -> float:
+    """The shared recovery model after a wait of ``wait_s`` s for a placement (detection and the
+    remote restart added; the work since the last checkpoint lost)."""
+    s = su["scenario"]
+    lost = phase * s.checkpoint.interval_s
+    down = cc.DETECTION_S + wait_s + s.checkpoint.remote_restart_s
+    return float(recovery.recovery_s(lost, down, su["job"]))
+
+
+def test_exactly_once_partitions_go_to_alive_spare_first_then_to_new_nodes_in_arrival_order():
+    """Template: each non-source node runs 0.2 (filter) or 0.5 (window + sink) of CPU under a 0.8
+    cap. Two failed nodes' partitions (at most 1.0) fit the alive nodes' spare: placed at
+    detection, no wait. All 8 fail: 2.8 of CPU, 1.0 spare on the two source nodes and 0.8 per
+    new node, so blocking recovery waits for the third new node in arrival order."""
+    for seed in range(4):
+        su, _, _, phase = _draws(2, seed)
+        summary = point(2, seed).query("kind == @cc.SUMMARY").set_index("scheme")
+        for scheme in ("incremental", "blocking"):
+            assert summary.loc[scheme, "t_full_s"] == pytest.approx(_recovered(su, phase, 0.0))
+        su, _, delays, phase = _draws(8, seed)
+        summary = point(8, seed).query("kind == @cc.SUMMARY").set_index("scheme")
+        third = np.sort(delays)[2]
+        assert summary.loc["blocking", "t_full_s"] == pytest.approx(_recovered(su, phase, third))
+        assert summary.loc["incremental", "t_full_s"] <= summary.loc["blocking", "t_full_s"]
+
+
+def test_ppa_passive_tasks_wait_for_their_own_nodes_replacement():
+    """PPA-0 replicates nothing: every failed task waits for its own node's new node (not the
+    alive spare), so the output is exact again when the last failed node's replacement has
+    arrived and its tasks have recovered through the shared model; the query rows name the
+    output operator."""
+    for seed in range(4):
+        for k in (1, 2, 8):
+            su, failed, delays, phase = _draws(k, seed)
+            frame = point(k, seed)
+            assert frame["failed_nodes"].iloc[0] == ",".join(sorted(failed))
+            summary = frame.query("kind == @cc.SUMMARY").set_index("scheme")
+            assert summary.loc["PPA-0", "t_full_s"] == pytest.approx(
+                _recovered(su, phase, delays.max())
+            )
+            # the earliest replacement brings its node's tasks back first: PPA-0's curve stays
+            # below full output until the last one
+            curve = frame.query("kind == @cc.CURVE and scheme == 'PPA-0'")
+            before = curve[curve["t"] < _recovered(su, phase, delays.max()) - 1e-9]
+            assert (before["availability"] < 1).all()
 
 
 def test_failed_nodes_hold_no_source_task_and_are_nested_in_k():

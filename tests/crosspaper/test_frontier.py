@@ -223,6 +223,30 @@ def test_grid_applies_each_approach_where_it_fits():
         F.grid(["khaos_ysb"], **empty, draws=1, speed=2.0)
 
 
+def test_points_carry_the_scenarios_digest_so_an_edited_file_is_run_again(tmp_path):
+    """The sweep cache keys a point by its parameters: a scenario file edited under the same
+    path must change them (its digest), or the cache returns the old file's results."""
+    path = tmp_path / "my_job.toml"
+    text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
+    kwargs = dict(
+        intervals_s=[60.0],
+        p1_values=[0.0],
+        ch_max_values=[],
+        b_log_values=[],
+        cis_s=[],
+        fractions=[],
+        extra_standby=[],
+        draws=1,
+    )
+    path.write_text(text)
+    before = F.grid([str(path)], **kwargs)
+    path.write_text(text.replace("remote_restart_s = 17.69", "remote_restart_s = 30.0"))
+    after = F.grid([str(path)], **kwargs)
+    assert {p["digest"] for p in before} == {S.load(S.TEMPLATE).digest()}
+    assert [p["scenario"] for p in before] == [p["scenario"] for p in after]
+    assert before != after and {p["digest"] for p in after} == {S.load(str(path)).digest()}
+
+
 def test_sweep_on_spark_and_front_per_scenario(spark, tmp_path):
     points = [
         {"scenario": "khaos_iot", "approach": "multilevel", "T_s": 60.0, "p1": 0.5},

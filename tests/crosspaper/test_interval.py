@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from crosspaper import interval as I
+from crosspaper import recovery
 from crosspaper.scenarios import load, to_khaos, to_multilevel
 from khaos.simulate import SimParams, drain_time, simulate
 from multilevel.optimize import optimal
@@ -93,6 +94,30 @@ def test_job_on_a_trace_replays_it(tmp_path):
 def test_recovery_worst_is_the_simulator_closed_form():
     cis = np.array([10, 60, 200])
     np.testing.assert_allclose(I.recovery_s(20_000, cis, SIM), drain_time(20_000, cis, SIM))
+
+
+def test_recovery_is_the_shared_model_of_every_cross_notebook():
+    """interval.recovery_s is crosspaper.recovery's model at the simulator's capacity, drain and
+    restart: lost work CI - 3 s (worst) or CI / 2 (mid), down the restart."""
+    cis = np.array([4, 10, 60, 200, 900])
+    job = recovery.Job(input_rate=20_000.0, capacity=SIM.capacity, drain_tau_s=SIM.drain_tau_s)
+    for timing, lost in (("worst", cis - SIM.inject_before_s), ("mid", cis / 2)):
+        np.testing.assert_allclose(
+            I.recovery_s(20_000, cis, SIM, timing), recovery.recovery_s(lost, SIM.restart_s, job)
+        )
+
+
+def test_the_two_level_answer_replays_at_its_remote_interval():
+    """Node failures (the days' and the traces') lose the local checkpoints: multilevel's (T, p)
+    is replayed at T / p2 with the checkpoint time of that remote interval as one checkpoint."""
+    assert I.replayed_ci("multilevel 2-level", 100.0, (0.75, 0.25)) == 400
+    assert I.replayed_ci("multilevel 2-level", 144.3, (0.0, 1.0)) == 144
+    assert I.replayed_ci("Young", 0.2) == 1
+    s = load("khaos_iot")
+    job = I.Job(s, DATA / "khaos", levels=4, profile_configurations=3)
+    sim = I.two_level_sim(job, (0.75, 0.25))  # 3 local (2.5 s) and 1 remote (5 s) per interval
+    assert sim.checkpoint_s == round((0.75 * 2.5 + 0.25 * 5.0) / 0.25)
+    assert sim.restart_s == job.sim.restart_s == s.checkpoint.remote_restart_s
 
 
 @pytest.mark.parametrize("timing", I.TIMINGS)

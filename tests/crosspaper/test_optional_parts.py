@@ -26,7 +26,7 @@ def edited(tmp_path, name: str, **values) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("key", ["correlated_per_day", "single_per_day"])
+@pytest.mark.parametrize("key", ["process_per_day", "correlated_per_day", "single_per_day"])
 def test_a_zero_failure_rate_is_refused_at_load_naming_the_field(tmp_path, key):
     path = edited(tmp_path, "zero", **{key: "0.0"})
     with pytest.raises(ValueError, match=rf"failures\.{key} must be > 0; got 0: .*e\.g\. 0\.01"):
@@ -61,14 +61,24 @@ def test_a_job_without_standby_nodes_works_and_waits_longer_than_with_them(tmp_p
         "assumption (default)"
         in S.load(none).sources().set_index("field").loc["resources.standby_nodes", "source"]
     )
-    wait = {}
+    wait, recovery = {}, {}
     for name, path in (("none", none), ("some", some)):
         rows = _frontier_rows(path)
         assert np.isfinite([r["unavailability_s_per_h"] for r in rows if r["feasible"]]).all()
-        wait[name] = min(r["wait_s_per_h"] for r in rows if r["approach"] == "multilevel")
+        s = S.load(path)
+        wait[name] = frontier.expected_wait_s(
+            s, frontier.failed_count(s, "correlated"), s.resources.standby_nodes
+        )
+        recovery[name] = min(
+            r[f"recovery_{kind}_s"]
+            for r in rows
+            if r["approach"] == "multilevel"
+            for kind in ("single", "correlated")
+        )
         assert set(_correlated_lost(path)) == set(correlated.SCHEMES)
     # Two standby nodes cover a two-node correlated failure: no failure waits for a new node.
-    assert wait["some"] < wait["none"]
+    assert wait["some"] == 0.0 < wait["none"]
+    assert recovery["some"] < recovery["none"]
 
 
 def _frontier_rows(path: str) -> list[dict]:
@@ -83,7 +93,13 @@ def _frontier_rows(path: str) -> list[dict]:
         extra_standby=[0],
         draws=1,
     )
-    assert {p["approach"] for p in points} == {"multilevel", "fastrecover", "ppa", "incremental"}
+    assert {p["approach"] for p in points} == {
+        "baseline",
+        "multilevel",
+        "fastrecover",
+        "ppa",
+        "incremental",
+    }
     return [{**p, **frontier.frontier_point(p, np.random.default_rng(0))} for p in points]
 
 
