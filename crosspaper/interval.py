@@ -41,9 +41,8 @@ from crosspaper.scenarios import SECONDS_PER_DAY, Scenario, to_fastrecover, to_k
 from fastrecover import Storage, optimize_chain
 from khaos import calibrate, failure_points, fit_models, objective, replay
 from khaos.data import load_experiment
-from khaos.experiments import sim_point
-from khaos.params import QoS
-from khaos.simulate import SimParams, profile_failures, replay_summary, simulate
+from khaos.experiments import sim_params, sim_point, static_replay
+from khaos.simulate import SimParams, profile_failures
 from khaos.simulate import workload_of as khaos_workload
 from multilevel.optimize import first_order_interval, optimal
 from multilevel.utilization import utilization
@@ -137,13 +136,6 @@ def workload(point: dict) -> pd.Series:
     if point.get("trace"):
         return _trace_cached(point["trace"], point["trace_sha256"])
     return khaos_workload(point["folder"], point["experiment"])
-
-
-def _sim_params(point: dict) -> SimParams:
-    names = SimParams.__dataclass_fields__
-    return SimParams(
-        **{k[4:]: v for k, v in point.items() if k.startswith("sim_") and k[4:] in names}
-    )
 
 
 # -- the simulated job of a scenario ------------------------------------------------------------
@@ -382,7 +374,7 @@ def profile_point(point: dict, rng: np.random.Generator) -> list[dict]:
     """One profiling deployment (:func:`khaos.simulate.profile_failures`) on the point's
     workload (:func:`workload`)."""
     return profile_failures(
-        workload(point), point["ci"], point["failure_seconds"], _sim_params(point), rng
+        workload(point), point["ci"], point["failure_seconds"], sim_params(point), rng
     )
 
 
@@ -478,30 +470,16 @@ def replay_grid(job: Job, answers: pd.DataFrame, ci_grid, timings=TIMINGS) -> li
 
 
 def replay_point(point: dict, rng: np.random.Generator) -> dict:
-    """One static CI over the point's workload (:func:`workload`): the Tables II-III row of
-    :func:`khaos.simulate.replay_summary` (recovery by the detector, as in the tables) under the
-    QoS qos_latency_ms / qos_recovery_s, the simulator's true recoveries (recovery_true_s: sum;
-    recovery_true_max_s), the failures injected, checkpoint_share = min(checkpoint_s, CI) / CI
-    and checkpoint_latency_ms (:func:`checkpoint_latency_ms`). ``rng`` draws the observation
-    noise (common random numbers: the same at every CI)."""
-    needed = ("ci", "failure_seconds", "qos_latency_ms", "qos_recovery_s")
-    missing = [k for k in needed if k not in point]
-    if missing:
-        raise ValueError(f"point lacks the keys {missing} (needs {list(needed)})")
-    sim = _sim_params(point)
-    qos = QoS(latency_ms=point["qos_latency_ms"], recovery_s=point["qos_recovery_s"])
-    result = simulate(workload(point), point["ci"], point["failure_seconds"], sim, rng)
-    row, _ = replay_summary(result, f"static {point['ci']}s", qos)
-    del row["configuration"]
-    true = result.failures["recovery_s"]
-    ci = int(round(point["ci"]))
+    """One static CI over the point's workload (:func:`workload`): the replay row of
+    :func:`khaos.experiments.static_replay` (the Tables II-III row, the true recoveries, the
+    failures, checkpoint_share) and checkpoint_latency_ms (:func:`checkpoint_latency_ms`). ``rng``
+    draws the observation noise (common random numbers: the same at every CI)."""
+    row = static_replay(workload(point), point, rng)
     return {
         **row,
-        "recovery_true_s": float(true.sum()),
-        "recovery_true_max_s": float(true.max()) if len(true) else 0.0,
-        "failures": len(true),
-        "checkpoint_share": min(sim.checkpoint_s, ci) / ci,
-        "checkpoint_latency_ms": float(checkpoint_latency_ms(ci, sim)),
+        "checkpoint_latency_ms": float(
+            checkpoint_latency_ms(int(round(point["ci"])), sim_params(point))
+        ),
     }
 
 

@@ -359,6 +359,12 @@ def _result(topology, storage, found, result=configured_result) -> Result:
     return result(topology, storage, [a + 1 for a in anchors], freq)
 
 
+def _grid(topology, storage, ch_max, z, f, f_max) -> tuple[Storage, _Grid]:
+    """The storage (default when None) and the (z, f) grid tables every entry point starts from."""
+    storage = storage or Storage()
+    return storage, _Grid(topology, storage, ch_max, z, f, f_max)
+
+
 def optimize_tree(
     topology: Topology,
     ch_max: float,
@@ -374,8 +380,7 @@ def optimize_tree(
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
-    storage = storage or Storage()
-    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    storage, grid = _grid(topology, storage, ch_max, z, f, f_max)
     return _result(topology, storage, METHODS[method](topology, grid))
 
 
@@ -388,8 +393,7 @@ def tree_nsegments(
     storage: Storage | None = None,
 ) -> Result:
     """NSegments on a tree: every operator an anchor at its own grid frequency."""
-    storage = storage or Storage()
-    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    storage, grid = _grid(topology, storage, ch_max, z, f, f_max)
     return _result(topology, storage, _nsegments(topology, grid))
 
 
@@ -402,8 +406,7 @@ def tree_one_segment(
     storage: Storage | None = None,
 ) -> Result:
     """1Segment on a tree: only the root an anchor, one grid frequency for every operator."""
-    storage = storage or Storage()
-    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    storage, grid = _grid(topology, storage, ch_max, z, f, f_max)
     return _result(topology, storage, _one_segment(topology, grid, storage))
 
 
@@ -420,8 +423,7 @@ def tree_feasible(
     configuration checkpoints every operator at the lowest grid frequency with the root (the
     source) the only anchor, and a configuration exists iff that one fits in Z increments.
     Equal to optimize_tree(...).feasible for every method (tests)."""
-    storage = storage or Storage()
-    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    _, grid = _grid(topology, storage, ch_max, z, f, f_max)
     needs = grid.need[:, 0, 0].copy()
     needs[grid.root] = grid.need[grid.root, 1, 0]
     return bool(needs.sum() <= grid.z)
@@ -446,8 +448,7 @@ def tree_methods(
     unknown = set(methods) - set(TREE_METHODS)
     if unknown:
         raise ValueError(f"methods must be among {', '.join(TREE_METHODS)}; got {sorted(unknown)}")
-    storage = storage or Storage()
-    grid = _Grid(topology, storage, ch_max, z, f, f_max)
+    storage, grid = _grid(topology, storage, ch_max, z, f, f_max)
     solvers = {
         "exact": lambda: METHODS["exact"](topology, grid),
         "thesis_knapsack": lambda: METHODS["thesis_knapsack"](topology, grid),

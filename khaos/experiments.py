@@ -18,7 +18,8 @@ def sim_point(params: SimParams) -> dict:
     return {f"sim_{k}": v for k, v in asdict(params).items()}
 
 
-def _sim_params(point: dict) -> SimParams:
+def sim_params(point: dict) -> SimParams:
+    """The simulator's parameters a point carries as ``sim_<name>`` keys (the rest default)."""
     return SimParams(
         **{f.name: point[f"sim_{f.name}"] for f in fields(SimParams) if f"sim_{f.name}" in point}
     )
@@ -28,9 +29,7 @@ def profile_point(point: dict, rng: np.random.Generator) -> list[dict]:
     """One profiling deployment (phase 2, :func:`khaos.simulate.profile_failures`): ``point``
     holds folder, experiment, ci, failure_seconds and the simulator's parameters."""
     workload = workload_of(point["folder"], point["experiment"])
-    return profile_failures(
-        workload, point["ci"], point["failure_seconds"], _sim_params(point), rng
-    )
+    return profile_failures(workload, point["ci"], point["failure_seconds"], sim_params(point), rng)
 
 
 def replay_point(point: dict, rng: np.random.Generator) -> dict:
@@ -45,12 +44,23 @@ def replay_point(point: dict, rng: np.random.Generator) -> dict:
     sweep sees the same noise, as :func:`khaos.simulate.replay` gives every static CI the same
     seed."""
     needed = ("folder", "experiment", "ci", "failure_seconds", "qos_latency_ms", "qos_recovery_s")
+    _require(point, needed)
+    return static_replay(workload_of(point["folder"], point["experiment"]), point, rng)
+
+
+def _require(point: dict, needed: tuple[str, ...]) -> None:
     missing = [k for k in needed if k not in point]
     if missing:
         raise ValueError(f"point lacks the keys {missing} (needs {list(needed)})")
-    params = _sim_params(point)
+
+
+def static_replay(workload, point: dict, rng: np.random.Generator) -> dict:
+    """The replay row of :func:`replay_point` for ``point``'s ci (s), failure_seconds, QoS and
+    simulator parameters (``sim_<name>`` keys) over ``workload``; any sweep that replays a static
+    CI over its own workload (cross_interval's traces) builds its row here."""
+    _require(point, ("ci", "failure_seconds", "qos_latency_ms", "qos_recovery_s"))
+    params = sim_params(point)
     qos = QoS(latency_ms=point["qos_latency_ms"], recovery_s=point["qos_recovery_s"])
-    workload = workload_of(point["folder"], point["experiment"])
     result = simulate(workload, point["ci"], point["failure_seconds"], params, rng)
     row, _ = replay_summary(result, f"static {point['ci']}s", qos)
     del row["configuration"]
