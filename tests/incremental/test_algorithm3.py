@@ -11,6 +11,7 @@ from incremental.instances import Fig16Setting, fig16_instance
 from incremental.operator_centric import schedule_operator_centric
 from incremental.problem import RecoveryProblem, max_share_frequency, theorem51_bound
 from incremental.schedule_dp import schedule_dp
+from tests.examples import examples
 from tests.incremental.reference import brute_force, disjoint_problems, problems
 
 COUNTEREXAMPLE = RecoveryProblem(
@@ -48,7 +49,7 @@ def _ratio_holds(problem, R, optimum):
     return schedule
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.integers(4, 12),
     st.sampled_from([1, 2, 3, 6]),
@@ -82,13 +83,13 @@ def _assert_ratio(case, starts, ratio=None):
     assert schedule.priority >= bound * optimum - 1e-9
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(case=problems())
 def _check_theorem51(starts, case):
     _assert_ratio(case, starts)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(case=disjoint_problems())
 def _check_knapsack(starts, ratio, case):
     problem, _ = case
@@ -113,7 +114,7 @@ def test_the_same_search_finds_the_printed_starts_below_theorem51():
         _check_knapsack("printed", None)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(problems(), st.floats(0, 1.5))
 def test_every_heuristic_plan_is_within_R_and_counts_by_closure(case, stretch):
     problem, R = case

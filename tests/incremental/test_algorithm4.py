@@ -9,10 +9,11 @@ from incremental.instances import Fig16Setting, fig16_instance
 from incremental.milp import schedule_milp
 from incremental.problem import RecoveryProblem
 from incremental.schedule_dp import schedule_dp
+from tests.examples import examples
 from tests.incremental.reference import brute_force, problems, random_problem
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(problems(), st.floats(0, 1.1))
 def test_dp_equals_milp_equals_brute_force(case, stretch):
     problem, R = case
@@ -24,7 +25,7 @@ def test_dp_equals_milp_equals_brute_force(case, stretch):
         assert schedule == problem.schedule(schedule.partitions)  # queries by closure
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.sampled_from([3, 6]), st.floats(0.1, 1.0), st.integers(0, 2**32 - 1))
 def test_dp_equals_milp_on_fig16_instances(max_share, share, seed):
     setting = Fig16Setting(queries=12, max_share=max_share, pool=24, query_size=(1, 5))

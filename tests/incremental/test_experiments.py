@@ -13,10 +13,11 @@ from incremental.experiments import (
 )
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.schedule_dp import schedule_dp
+from tests.examples import examples
 from tests.incremental.reference import brute_force, problems
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(problems())
 def test_optimum_by_level_equals_brute_force_at_every_budget(case):
     problem, _ = case

@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.problem import max_share_frequency
+from tests.examples import examples
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.sampled_from([3, 6]),
     st.sampled_from([0.2, 0.5]),

@@ -14,6 +14,7 @@ from incremental.operator_centric import schedule_operator_centric
 from incremental.placement import place, recover_as_nodes_arrive
 from incremental.problem import RecoveryProblem
 from incremental.schedule_dp import schedule_dp
+from tests.examples import examples
 from tests.incremental.reference import FIG2_NODES, fig2, problems
 
 
@@ -73,7 +74,7 @@ def test_a_deferred_partition_defers_its_queries_and_unused_resources_carry_over
     assert steps[1].placement.free == pytest.approx((1.0, 1.0, 2.0))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     problems(),
     st.lists(st.tuples(st.floats(0, 100), st.floats(0.5, 40)), max_size=5),

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from incremental import query_recovery_times
 from incremental.placement import recover_as_nodes_arrive
+from tests.examples import examples
 from tests.incremental.reference import FIG2_NODES, fig2
 
 
@@ -37,7 +38,7 @@ def test_not_enough_capacity_never_recovers():
     )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     delays=st.lists(st.floats(0.0, 500.0), min_size=4, max_size=4),
     spare=st.floats(0.0, 3.0),

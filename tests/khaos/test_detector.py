@@ -10,6 +10,7 @@ from khaos import QoS, detect_failures, recovery_times
 from khaos.detector import anomalies, lag_rule_recovery_times
 from khaos.params import DetectorParams, FailureRule
 from khaos.tables import detector_validation, validation_summary
+from tests.examples import examples
 from tests.khaos.synthetic import noise_run, outage_run
 
 FAILURE = 2001  # outage_run's failure offset 2000 on an index starting at 1
@@ -38,7 +39,7 @@ def test_no_detection_on_a_day_of_noise():
     assert measured["recovery_time_s"].iloc[0] == 0
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(shift=st.integers(-(10**6), 10**6))
 def test_invariant_to_shifting_the_series_in_time(shift):
     run = outage_run(np.random.default_rng(3))
