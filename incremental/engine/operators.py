@@ -24,17 +24,17 @@ def initial_state(op: Operator) -> dict:
 def on_data(op: Operator, state: dict, side: int, data: tuple, emit) -> None:
     """Apply one input tuple; ``side`` is the input's position in ``op.inputs``."""
     uid, key, ts, value = data
-    if isinstance(op, Filter):
-        if key_code(key) % op.modulus != op.drop:
-            emit(data)
-    elif isinstance(op, Map):
-        emit((uid, key_code(key) // op.divisor, ts, value))
-    elif isinstance(op, WindowCount):
+    if isinstance(op, WindowCount):  # the commonest operator first
         last = math.floor(ts / op.step)
         open_ = state["open"]
         for i in range(last - op.span + 1, last + 1):
             counts = open_.setdefault(i, {})
             counts[key] = counts.get(key, 0) + 1
+    elif isinstance(op, Filter):
+        if key_code(key) % op.modulus != op.drop:
+            emit(data)
+    elif isinstance(op, Map):
+        emit((uid, key_code(key) // op.divisor, ts, value))
     elif isinstance(op, Join):
         sides = state["tables"].setdefault(math.floor(ts / op.size), {}).setdefault(key, ([], []))
         sides[side].append(data)

@@ -25,7 +25,7 @@ from collections import deque
 
 from incremental.engine import operators
 from incremental.engine.messages import Marker
-from incremental.engine.topology import Source, Topology, route
+from incremental.engine.topology import Source, Topology, key_code
 
 
 class Partition:
@@ -257,12 +257,14 @@ class Partition:
         if self.op.output:
             self.written.append((data, self.spent))
         key = data[1]
+        code = key if type(key) is int else key_code(key)  # route() without a call per target
         for name, parallelism in self.routes:
-            self._send((name, route(key, parallelism)), data)
+            self._send((name, code % parallelism), data)
 
     def _send(self, dst, payload) -> None:
-        seq = self.out_seq[dst] + 1
-        self.out_seq[dst] = seq
+        out_seq = self.out_seq
+        seq = out_seq[dst] + 1
+        out_seq[dst] = seq
         env = (seq, self.out_wm, payload)
         if self.buffering:
             self.buffers[dst].append(env)

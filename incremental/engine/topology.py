@@ -12,6 +12,7 @@ partition cost (Section 2.3).
 import math
 import zlib
 from dataclasses import dataclass
+from functools import cached_property
 
 DEFAULT_COST = 1e-4  # no value in the paper: 10,000 tuples/s per core, near Fig 18's 12,000
 DEFAULT_SHARE = 0.1  # no value in the paper
@@ -117,11 +118,11 @@ class WindowCount(Operator):
     def inputs(self) -> tuple[str, ...]:
         return (self.input,)
 
-    @property
+    @cached_property  # read per input tuple
     def step(self) -> float:
         return self.size if self.slide is None else self.slide
 
-    @property
+    @cached_property
     def span(self) -> int:
         """Windows a tuple belongs to (size / slide)."""
         return round(self.size / self.step)
