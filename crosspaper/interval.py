@@ -37,8 +37,15 @@ import numpy as np
 import pandas as pd
 
 from crosspaper import recovery
-from crosspaper.scenarios import SECONDS_PER_DAY, Scenario, to_fastrecover, to_khaos, to_multilevel
-from fastrecover import Storage, optimize_chain
+from crosspaper.scenarios import (
+    SECONDS_PER_DAY,
+    Scenario,
+    snapshot_storage,
+    to_fastrecover,
+    to_khaos,
+    to_multilevel,
+)
+from fastrecover import optimize_chain
 from khaos import calibrate, failure_points, fit_models, objective, replay
 from khaos.data import load_experiment
 from khaos.experiments import sim_params, sim_point, static_replay
@@ -290,10 +297,7 @@ def analytical_answers(s: Scenario, fr_log_bandwidth: float, ch_max_values=()):
     )
     names = [op.name for op in s.topology.operators]
     window = int(np.argmax(topo.pi))
-    kafka = Storage(
-        bandwidth=fr_log_bandwidth,
-        snapshot_bandwidth=60.0 * float(np.sum(topo.pi)) / s.checkpoint.remote_cost_s,
-    )
+    kafka = snapshot_storage(s, fr_log_bandwidth)
     per_operator, budget_rows = [], []
     for budget in sorted(set(ch_max_values) | {ch_max}):
         result = optimize_chain(topo, budget, z, kafka)
