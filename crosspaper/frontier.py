@@ -942,8 +942,22 @@ def _interval(frame: pd.DataFrame) -> pd.Series:
     return out
 
 
+SINGLE_LEVEL = "single-level checkpoint"
+
+
+def _design(row) -> str:
+    """A point's design: single-level points (baseline, khaos, multilevel at p1 = 0: the same
+    remote checkpoint every T on the same recovery model, identical rows) are one design,
+    "single-level checkpoint T=...s"; the others their approach and label."""
+    if row["interval_s"] == row["interval_s"]:
+        return f"{SINGLE_LEVEL} T={row['interval_s']:g}s"
+    return f"{row['approach']} {row['label']}"
+
+
 def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataFrame:
-    """Per group of ``by``: the approaches on the front (feasible points only), the best
+    """Per group of ``by``: the designs on the front (feasible points only; baseline, khaos and
+    multilevel at p1 = 0 are one design, SINGLE_LEVEL, so the front does not hang on which grid
+    holds a given T), the best
     checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <= MAX_OVERHEAD) with its setting
     and overhead, PPA-1's
     unavailability and overhead, the cheapest point meeting the QoS limit for process and
@@ -956,6 +970,7 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
         key = key if isinstance(key, tuple) else (key,)
         ok = g[g["feasible"]]
         front = ok[ok["pareto"]]
+        designs = np.where(front["interval_s"].notna(), SINGLE_LEVEL, front["approach"])
         ckpt = ok[ok["approach"].isin(CHECKPOINT_ONLY) & (ok["overhead"] <= MAX_OVERHEAD)]
         best = ckpt.loc[ckpt["unavailability_s_per_h"].idxmin()] if len(ckpt) else None
         ppa1 = ok[(ok["approach"] == "ppa") & (ok.get("fraction") == 1.0)]
@@ -970,18 +985,16 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
         rows.append(
             {
                 **dict(zip(by, key, strict=True)),
-                "front": ", ".join(sorted(front["approach"].unique())),
+                "front": ", ".join(sorted(set(designs))),
                 "infeasible_points": int((~g["feasible"]).sum()),
                 "best_checkpoint_s_per_h": np.nan
                 if best is None
                 else best["unavailability_s_per_h"],
-                "best_checkpoint": "" if best is None else f"{best['approach']} {best['label']}",
+                "best_checkpoint": "" if best is None else _design(best),
                 "best_checkpoint_overhead": np.nan if best is None else best["overhead"],
                 "ppa1_s_per_h": ppa1["unavailability_s_per_h"].min() if len(ppa1) else np.nan,
                 "ppa1_overhead": ppa1["overhead"].min() if len(ppa1) else np.nan,
-                "cheapest_qos": ""
-                if cheapest is None
-                else f"{cheapest['approach']} {cheapest['label']}",
+                "cheapest_qos": "" if cheapest is None else _design(cheapest),
                 "cheapest_qos_overhead": np.nan if cheapest is None else cheapest["overhead"],
                 "longest_qos_interval_s": qos_interval(params),
             }

@@ -897,7 +897,11 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
     )
     allowed = each(lambda n: _fmt(d.loc[n, "qos_interval_worst_s"], "none"))
     allowed_mid = each(lambda n: _fmt(d.loc[n, "qos_interval_mid_s"], "none"))
-    spare = each(lambda n: load_ratio(d.loc[n, "peak_arrivals"], d.loc[n, "capacity"]))
+    if (d["capacity"] > d["peak_arrivals"]).all():
+        peak, cap = d["peak_arrivals"], d["capacity"]
+        spare = "arrivals / spare " + each(lambda n: f"{peak[n] / (cap[n] - peak[n]):.1f}")
+    else:
+        spare = each(lambda n: load_ratio(d.loc[n, "peak_arrivals"], d.loc[n, "capacity"]))
 
     def latency_at_limit(n) -> str:
         allowed = d.loc[n, "qos_interval_worst_s"]
@@ -912,12 +916,13 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
     khaos_over = each(lambda n: f"{c.loc[(n, 'Khaos runtime'), 'recovery_true_violations_s']:.0f}")
     never = int(c["unrecovered"].sum())
     disagree = c[c["detector_disagrees"].astype(bool)]
-    caveat = (
-        f" ({never} failures never recover on the simulator; the Khaos detector's recovery "
-        f"column misstates the true recoveries for {len(disagree)} of {len(c)} answers)"
-        if len(disagree) or never
-        else ""
-    )
+    parts = [f"{never} failures never recover on the simulator"] if never else []
+    if len(disagree):
+        parts.append(
+            f"the Khaos detector's recovery column misstates the true recoveries for "
+            f"{len(disagree)} of {len(c)} answers"
+        )
+    caveat = f" ({'; '.join(parts)})" if parts else ""
     moves = []
     for n in names:
         row = runtime[n][0]

@@ -375,3 +375,19 @@ def test_drain_criterion_and_tau_move_the_loss():
     assert {"QoS load level", "catch-up criterion", "drain constant tau"} <= cases
     with pytest.raises(ValueError, match="drain_fraction"):
         F.adjust(S.load("khaos_ysb"), drain_fraction=1.0)
+
+
+def test_single_level_checkpoint_is_one_design_on_the_front():
+    """rev20 MED 6: baseline, khaos and multilevel at p1 = 0 are the same remote checkpoint on
+    the same model; which appeared on the front hung on which grid held a T."""
+    name = "khaos_ysb"
+    params = [
+        {"scenario": name, "approach": "khaos", "ci_s": 120.0, "replay": False},
+        {"scenario": name, "approach": "baseline", "baseline": "x", "T_s": 60.0},
+        {"scenario": name, "approach": "multilevel", "T_s": 30.0, "p1": 0.0},
+    ]
+    runs = pd.DataFrame([{**p, **F.frontier_point(p, None)} for p in params])
+    heads = F.headlines(runs).iloc[0]
+    assert heads["front"] == F.SINGLE_LEVEL
+    assert heads["best_checkpoint"].startswith(F.SINGLE_LEVEL + " T=")
+    assert heads["longest_qos_interval_s"] == F.qos_interval({"scenario": name})
