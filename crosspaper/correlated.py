@@ -36,15 +36,16 @@ SYNC_PERIOD_S = 1.0  # PPA's replica sync period: ppa_recovery_latency's Fig 10 
 CONFIDENCE = 0.95  # of every CI here, as the scorecard's (pipeline.scorecard.CONFIDENCE)
 SCHEMES = ("PPA-0", "PPA-0.5", "PPA-1.0", "incremental", "blocking", "multilevel")
 ASSUMPTIONS = {
-    "failed nodes": "k nodes drawn uniformly among those holding no source task (PPA Section "
-    "VI-A: sources never fail; incremental: the source log is durable); nested in k (one "
-    "permutation per draw)",
-    "node acquisition": "one new node per failed node, delays of the scenario's law scaled by "
-    "delay_factor, requested at detection; no standby node (scenario resources)",
+    "failed nodes": "k nodes drawn uniformly among those holding a task, sources included (the "
+    "one PPA model of the cross notebooks, crosspaper.replication: sources fail like any task and "
+    "replay from the durable source log); nested in k (one permutation per draw)",
+    "node acquisition": "the scenario's resources.standby_nodes take the first failed nodes at "
+    "once (as in cross_frontier), the others get a new node each, delays of the scenario's law "
+    "scaled by delay_factor, requested at detection",
     "detection": f"{DETECTION_S} s after the failure for every scheme (incremental engine default)",
     "PPA replicas": "crosspaper.replication: a replica runs on the node after its primary's "
     "(ppa.replica_domain = same) and fails with it, or in another failure domain (separate); "
-    "the virtual sink and the sources never fail here, so they are outside the plans' budget",
+    "only a virtual sink never fails, so it is outside the plans' budget",
     "PPA passive tasks": "each waits for its own node's replacement (crosspaper.replication), "
     "then recovers like a restarted partition; a task with a live replica is back after the "
     "activation (crosspaper.replication.ACTIVATION_S)",
@@ -108,19 +109,10 @@ def setup(name: str) -> dict:
     s = scenarios.load(name)
     topo = s.topology
     where = scenarios.placement(s)
-    sources = _source_ops(s)
-    source_nodes = {node for (op, _), node in where.items() if op in sources}
     nodes = [f"n{k}" for k in range(s.resources.nodes)]
-    candidates = [n for n in nodes if n not in source_nodes and n in where.values()]
-    if not candidates:
-        raise ValueError(
-            f"scenario {name!r}: every node holds a source task; the PPA model needs sources "
-            f"that never fail (Section VI-A)"
-        )
+    candidates = [n for n in nodes if n in where.values()]  # any node holding a task can fail
     ppa_topology, fractions = scenarios.to_ppa(s)
-    never_fail = {t for t in ppa_topology.tasks if t.split("[")[0] in sources} | (
-        {"sink[0]"} if s.papers["ppa"]["virtual_sink"] else set()
-    )
+    never_fail = {"sink[0]"} if s.papers["ppa"]["virtual_sink"] else set()
     plans = {
         "PPA-0" if f == 0 else f"PPA-{f:.1f}": frozenset(ppa_plan(ppa_topology, f) - never_fail)
         for f in fractions
@@ -236,7 +228,10 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     geometric = rng.geometric(ml.p[-1])
     failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
     acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
-    arrivals = [(float(t), 1.0) for t in np.sort(acquisition)]
+    # the scenario's standby nodes serve the first failed nodes at once (as cross_frontier)
+    standby = s.resources.standby_nodes
+    ready_at = np.where(np.arange(k) < standby, 0.0, acquisition)
+    arrivals = [(float(t), 1.0) for t in np.sort(ready_at)]
     alive = [n for n in su["nodes"] if n not in failed_nodes]
     alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
     n_queries = len(su["output_tasks"])
@@ -287,11 +282,11 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             _row(kind=QUERY, scheme=scheme, query=str(q), recovery_s=t, **common)
             for q, t in back.items()
         )
-    # PPA plans (crosspaper.replication, as the frontier): no standby node, each failed node
-    # replaced at its own acquisition draw.
+    # PPA plans (crosspaper.replication, as the frontier): the standby nodes first, each other
+    # failed node replaced at its own acquisition draw.
     failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in failed_nodes)
     order = [int(su["candidates"][i][1:]) for i in perm[:k]]
-    ready = replication.node_ready(order, acquisition, standby=0)
+    ready = replication.node_ready(order, acquisition, standby)
 
     def recover(wait: float) -> float:
         return _recovered(su, lost["incremental"], DETECTION_S + wait + restart)

@@ -23,16 +23,22 @@ Common axes (``axes()`` prints every conversion with its source):
   acquired, the expected max of uniform draws a + (b - a) m / (m + 1)), restore, replay, catch-up
   at the spare capacity with the backlog built meanwhile. PPA loses ∫ (1 - OF) of its tentative
   output (crosspaper.replication), incremental the priority share of queries not yet back.
-- ``meets_qos``: every failure kind's expected recovery (time until the output is complete and
-  current again) within the scenario's ``qos.recovery_s``; ``meets_qos_single``: the process and
-  single-node failures' (correlated failures aside).
+- ``meets_qos``: every failure kind's recovery (time until the output is complete and current
+  again; the ``recovery_*_s`` columns) within the scenario's ``qos.recovery_s``, judged as
+  cross_interval judges it: at a high load (qos_load: LOAD_QUANTILE of the measured day's 300-s
+  means, its peak; the scenario's input_rate without a day) and a failure at the worst moment
+  (3 s before a checkpoint), not at the mean load and the expected moment of the y axis;
+  ``meets_qos_single``: the process and single-node failures' (correlated failures aside).
+  ``qos_interval`` searches the longest single-level interval meeting it.
 
 Sensitivity factors (point parameters, 1 by default): ``rate_factor`` (every failure rate),
 ``headroom_factor`` (the spare capacity C - a), ``cost_factor`` (checkpoint costs),
 ``delay_factor`` (node acquisition delays), ``process_factor`` (the process failures alone: their
-rate is an assumption of the scenarios) and ``timing`` (``uniform`` failure moment in the
-interval, or Khaos's ``worst``). Baselines: Young/Daly's first-order interval
-(multilevel.optimize.first_order_interval on the one-level system) and PRODUCTION_INTERVAL_S.
+rate is an assumption of the scenarios), ``tau_factor`` (the drain constant τ),
+``drain_fraction`` (the catch-up criterion), ``load_quantile`` (the QoS load level) and
+``timing`` (``uniform`` failure moment in the interval, or Khaos's ``worst``). Baselines:
+Young/Daly's first-order interval (multilevel.optimize.first_order_interval on the one-level
+system) and PRODUCTION_INTERVAL_S.
 Each point also keeps its approach's own measures (``own_*`` columns, in the paper's units).
 Units: s, events/s, hours for rates on the y axis.
 """
@@ -53,7 +59,20 @@ from crosspaper.scenarios import DATA
 SECONDS_PER_HOUR = 3600.0
 APPROACHES = ("multilevel", "fastrecover", "khaos", "ppa", "incremental", "baseline")
 KINDS = ("process", "single", "correlated")
-FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor", "process_factor")
+FACTORS = (
+    "rate_factor",
+    "headroom_factor",
+    "cost_factor",
+    "delay_factor",
+    "process_factor",
+    "tau_factor",
+    "drain_fraction",
+)
+# The load at which the per-recovery QoS limit is judged: this quantile of the measured day's
+# 300-s mean input rate (1.0: its peak, cross_interval's ``Job.peak``, so both notebooks judge the
+# limit at one load); a scenario without a day (khaos.experiment = none) uses its input_rate.
+LOAD_QUANTILE = 1.0
+LOAD_WINDOW_S = 300  # the Khaos method's averaging window (cross_interval's peak)
 # Amazon Managed Service for Apache Flink's DEFAULT checkpoint configuration: CheckpointInterval
 # 60,000 ms (docs.aws.amazon.com/managed-flink/latest/apiv2/API_CheckpointConfiguration.html);
 # open-source Flink leaves checkpointing off until an interval is set.
@@ -98,11 +117,15 @@ def adjust(
     cost_factor: float = 1.0,
     delay_factor: float = 1.0,
     process_factor: float = 1.0,
+    tau_factor: float = 1.0,
+    drain_fraction: float | None = None,
 ) -> S.Scenario:
     """The scenario with every failure rate, the spare capacity (headroom C - a: the catch-up
     capacity becomes a + headroom_factor (C - a)), both checkpoint costs and the node
     acquisition delays scaled; ``process_factor`` scales the process failures alone (0: none,
-    the scenarios' process rate being an assumption)."""
+    the scenarios' process rate being an assumption); ``tau_factor`` scales the drain constant τ
+    (papers.khaos.drain_tau_s; 0: a linear drain) and ``drain_fraction`` replaces the catch-up
+    criterion (recovery.DRAIN_FRACTION of the peak backlog)."""
     for name, value in (
         ("rate_factor", rate_factor),
         ("headroom_factor", headroom_factor),
@@ -113,7 +136,15 @@ def adjust(
             raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
     if not (math.isfinite(process_factor) and process_factor >= 0):
         raise ValueError(f"process_factor must be a finite number >= 0; got {process_factor!r}")
+    if not (math.isfinite(tau_factor) and tau_factor >= 0):
+        raise ValueError(f"tau_factor must be a finite number >= 0; got {tau_factor!r}")
+    if drain_fraction is not None and not 0 < drain_fraction < 1:
+        raise ValueError(f"drain_fraction must lie in (0, 1); got {drain_fraction!r}")
     f, c, r = s.failures, s.checkpoint, s.resources
+    khaos = dict(s.papers.get("khaos", {}))
+    khaos["drain_tau_s"] = float(khaos.get("drain_tau_s", 0.0)) * tau_factor
+    if drain_fraction is not None:
+        khaos["drain_fraction"] = float(drain_fraction)
     return replace(
         s,
         failures=replace(
@@ -134,12 +165,44 @@ def adjust(
             acquisition_low_s=r.acquisition_low_s * delay_factor,
             acquisition_high_s=r.acquisition_high_s * delay_factor,
         ),
+        papers={**s.papers, "khaos": khaos},
     )
 
 
 @cache
 def _loaded(name: str) -> S.Scenario:
     return S.load(name)
+
+
+@cache
+def _window_loads(name: str) -> np.ndarray | None:
+    """The measured day's LOAD_WINDOW_S-s mean input rates (events/s), None without a day."""
+    from khaos.simulate import workload_of
+
+    experiment = _loaded(name).papers.get("khaos", {}).get("experiment", "none")
+    if experiment == "none":
+        return None
+    day = workload_of(str(DATA / "khaos"), experiment)
+    return day.rolling(min(LOAD_WINDOW_S, len(day))).mean().dropna().to_numpy(dtype=float)
+
+
+def qos_load(name: str, quantile: float = LOAD_QUANTILE) -> float:
+    """The input rate (events/s) at which the QoS limit is judged: the ``quantile`` of scenario
+    ``name``'s measured day's 300-s means, or its topology.input_rate without a day."""
+    if not 0 <= quantile <= 1:
+        raise ValueError(f"load_quantile must lie in [0, 1]; got {quantile!r}")
+    loads = _window_loads(name)
+    if loads is None:
+        return _loaded(name).topology.input_rate
+    return float(np.quantile(loads, quantile))
+
+
+def qos_job(params: dict, s: S.Scenario) -> R.Job:
+    """The job whose recoveries are checked against the QoS limit: the point's scenario (its
+    capacity and drain) at the load of qos_load (``params["load_quantile"]``, LOAD_QUANTILE by
+    default); failures at the worst moment (R's ``worst``, as cross_interval judges)."""
+    q = params.get("load_quantile")
+    return R.job_of(s, qos_load(params["scenario"], LOAD_QUANTILE if q is None else float(q)))
 
 
 def scenario_of(params: dict) -> tuple[S.Scenario, str]:
@@ -235,10 +298,10 @@ def _finish(row: dict, s: S.Scenario, feasible: bool = True) -> dict:
     return row
 
 
-def _single_level(s: S.Scenario, interval_s: float, timing: str, standby: int) -> dict:
-    """Per failure kind: E[recovery] of a job restarting from its last remote checkpoint (every
+def _single_level(s: S.Scenario, interval_s: float, timing: str, standby: int, job: R.Job) -> dict:
+    """Per failure kind: E[recovery] of ``job`` restarting from its last remote checkpoint (every
     T s): no wait for a process failure, the wait for k - S acquired nodes otherwise."""
-    job, r2 = R.job_of(s), s.checkpoint.remote_restart_s
+    r2 = s.checkpoint.remote_restart_s
     return {
         k: R.expected_recovery_s(
             interval_s, expected_wait_s(s, failed_count(s, k), standby) + r2, job, timing
@@ -247,15 +310,45 @@ def _single_level(s: S.Scenario, interval_s: float, timing: str, standby: int) -
     }
 
 
-def _checkpoint_point(s, label, interval_s, timing, **own) -> dict:
-    loss = _single_level(s, interval_s, timing, s.resources.standby_nodes)
+MAX_INTERVAL_S = 3600  # the longest interval searched for the QoS (s; interval.MAX_CI_S)
+
+
+def qos_interval(params: dict) -> float:
+    """The longest whole-second single-level interval (1..MAX_INTERVAL_S) whose process and
+    single-node recoveries (qos_job's load, worst moment: the ``meets_qos_single`` rule) stay
+    within the scenario's qos.recovery_s, found by bisection (the recovery rises with T); NaN
+    where none does. On a scenario with a measured day and a standby node this is
+    cross_interval's qos_interval at the day's peak (the same load, moment and recovery)."""
+    s, _ = scenario_of(params)
+    job, standby, limit = qos_job(params, s), s.resources.standby_nodes, s.qos.recovery_s
+    kinds = [k for k, v in per_hour(s).items() if v > 0 and k != "correlated"]
+
+    def meets(T: int) -> bool:
+        rec = _single_level(s, float(T), "worst", standby, job)
+        return all(rec[k] <= limit for k in kinds)
+
+    if not meets(1):
+        return math.nan
+    low, high = 1, MAX_INTERVAL_S  # meets(low) holds; find the last T that does
+    if meets(high):
+        return float(high)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if meets(mid) else (low, mid)
+    return float(low)
+
+
+def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
+    standby = s.resources.standby_nodes
+    loss = _single_level(s, interval_s, timing, standby, R.job_of(s))
+    qos = _single_level(s, interval_s, "worst", standby, qos_job(params, s))
     share = s.checkpoint.remote_cost_s / interval_s
     return _finish(
         _row(
             label,
             share,
             loss,
-            loss,
+            qos,
             checkpoint_share=share,
             reserved_nodes=s.resources.standby_nodes,
             **own,
@@ -270,7 +363,7 @@ def baseline_point(params: dict, rng) -> dict:
     """A single-level remote checkpoint every ``T_s`` s (``baseline``: Young/Daly or the
     production default), recovered by the shared model."""
     s, timing = scenario_of(params)
-    return _checkpoint_point(s, str(params["baseline"]), float(params["T_s"]), timing)
+    return _checkpoint_point(s, params, str(params["baseline"]), float(params["T_s"]), timing)
 
 
 def multilevel_point(params: dict, rng) -> dict:
@@ -291,20 +384,27 @@ def multilevel_point(params: dict, rng) -> dict:
     c = s.checkpoint
     cost = p1 * c.local_cost_s + (1 - p1) * c.remote_cost_s
     job, standby = R.job_of(s), s.resources.standby_nodes
-    losses = {
-        "process": p1 * R.expected_recovery_s(T, c.local_restart_s, job, timing)
-        + (1 - p1) * R.expected_recovery_s(T, c.remote_restart_s, job, timing)
-    }
-    for kind in ("single", "correlated"):
-        down = expected_wait_s(s, failed_count(s, kind), standby) + c.remote_restart_s
-        losses[kind] = R.expected_recovery_s(T, down, job, timing, keep=1.0 - p1)
+
+    def per_kind(job: R.Job, timing: str) -> dict:
+        # only levels in use: an infinite recovery at p = 0 would give 0 x inf = NaN
+        levels = ((p1, c.local_restart_s), (1 - p1, c.remote_restart_s))
+        out = {
+            "process": sum(w * R.expected_recovery_s(T, r, job, timing) for w, r in levels if w > 0)
+        }
+        for kind in ("single", "correlated"):
+            down = expected_wait_s(s, failed_count(s, kind), standby) + c.remote_restart_s
+            out[kind] = R.expected_recovery_s(T, down, job, timing, keep=1.0 - p1)
+        return out
+
+    losses, recoveries = per_kind(job, timing), per_kind(qos_job(params, s), "worst")
+    # no progress at all (T at or below Σ p c): U = 0 and the point infeasible
     u = float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
     return _finish(
         _row(
             f"T={T:g}s p1={p1:g}",
             cost / T,
             losses,
-            losses,
+            recoveries,
             checkpoint_share=cost / T,
             reserved_nodes=standby,
             utilization=u,
@@ -322,19 +422,19 @@ def fastrecover_point(params: dict, rng) -> dict:
     operator's CPU share of the job. A failure fails a task of every operator with a task on
     its node(s); each segment recovers in parallel through the shared model: lost work = the
     moment in the failed operator's checkpoint interval 1/η_i (min -> s), down = the wait for
-    nodes + checkpoint.local_restart_s (redeploy) + the path's state restore Σ Δ_snap(π_k)
-    (Eq. (3.2)'s b_i); the output is back when the slowest segment is. Own measures: CH_all
-    (with the source log) and RT_all = Σ ρ_i rt_i (recovery minutes per minute)."""
+    nodes + the restart every scheme pays (checkpoint.local_restart_s after a process failure,
+    remote_restart_s after a node failure) + the path's state restore Σ Δ_snap(π_k) (Eq. (3.2)'s
+    b_i); the output is back when the slowest segment is. Snapshots cost what every scheme's
+    checkpoint does (scenarios.snapshot_storage: the whole state in remote_cost_s). Own
+    measures: CH_all (with the source log) and RT_all = Σ ρ_i rt_i (recovery minutes per
+    minute)."""
     import fastrecover as fr
     from fastrecover.model import recovery_time_terms
 
     s, timing = scenario_of(params)
-    topo, storage, _, z = S.to_fastrecover(s)
-    if params.get("b_log_kb_per_min") is not None:
-        storage = fr.Storage(
-            bandwidth=float(params["b_log_kb_per_min"]),
-            snapshot_bandwidth=storage.snapshot_bandwidth,
-        )
+    topo, _, _, z = S.to_fastrecover(s)
+    b_log = params.get("b_log_kb_per_min")
+    storage = S.snapshot_storage(s, None if b_log is None else float(b_log))
     ch_max = float(params["ch_max"])
     source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
     result = fr.optimize_chain(topo, ch_max + source_log, z, storage)
@@ -351,26 +451,29 @@ def fastrecover_point(params: dict, rng) -> dict:
     interval_s = 60.0 / np.asarray(config.frequencies, dtype=float)
     ops = s.topology.operators
     weight = np.array([op.parallelism * op.cpu_share for op in ops])
-    job, r1 = R.job_of(s), s.checkpoint.local_restart_s
-    losses = {}
+    job, qjob, c = R.job_of(s), qos_job(params, s), s.checkpoint
+    losses, recoveries = {}, {}
     for kind in KINDS:
-        wait = expected_wait_s(s, failed_count(s, kind), standby)
-        per_op = np.array(
-            [
-                R.expected_recovery_s(interval_s[i], wait + r1 + 60.0 * restore_min[i], job, timing)
-                for i in range(len(ops))
-            ]
+        down = expected_wait_s(s, failed_count(s, kind), standby) + (
+            c.local_restart_s if kind == "process" else c.remote_restart_s
         )
         sets = failed_node_draws(s, kind, int(params.get("draws", 20)), rng)
         hit = [np.array([any(n in nodes for n in op.nodes) for op in ops]) for nodes in sets]
-        losses[kind] = float(np.mean([per_op[h].max() if h.any() else 0.0 for h in hit]))
+        for out, j, when in ((losses, job, timing), (recoveries, qjob, "worst")):
+            per_op = np.array(
+                [
+                    R.expected_recovery_s(interval_s[i], down + 60.0 * restore_min[i], j, when)
+                    for i in range(len(ops))
+                ]
+            )
+            out[kind] = float(np.mean([per_op[h].max() if h.any() else 0.0 for h in hit]))
     overhead = float(ch @ weight) / weight.sum()
     return _finish(
         _row(
             label,
             overhead,
             losses,
-            losses,
+            recoveries,
             checkpoint_share=overhead,
             reserved_nodes=standby,
             ch_all=result.checkpoint_overhead,
@@ -413,12 +516,13 @@ def khaos_point(params: dict, rng) -> dict:
     s, timing = scenario_of(params)
     ci = float(params["ci_s"])
     if not params.get("replay", True):  # sensitivity runs: the day's replay is the same
-        return _checkpoint_point(s, f"CI={ci:g}s", ci, timing)
+        return _checkpoint_point(s, params, f"CI={ci:g}s", ci, timing)
     sim, setup, workload = khaos_simulator(params["scenario"])
     result = simulate(workload, ci, setup.failure_seconds, sim)
     latency = result.run["lat"]
     return _checkpoint_point(
         s,
+        params,
         f"CI={ci:g}s",
         ci,
         timing,
@@ -446,9 +550,15 @@ def ppa_point(params: dict, rng) -> dict:
     job, c = R.job_of(s), s.checkpoint
     T = c.interval_s
 
+    qjob = qos_job(params, s)
+
     @cache
     def recover(wait: float) -> float:
         return R.expected_recovery_s(T, wait + c.remote_restart_s, job, timing)
+
+    @cache
+    def recover_qos(wait: float) -> float:
+        return R.expected_recovery_s(T, wait + c.remote_restart_s, qjob, "worst")
 
     losses, recoveries = {}, {}
     for kind in KINDS:
@@ -463,7 +573,9 @@ def ppa_point(params: dict, rng) -> dict:
             )
             out = replication.failure(s, topology, plan, nodes, ready, recover)
             lost.append(out["lost_output_s"])
-            full.append(out["t_full_s"])
+            full.append(
+                replication.failure(s, topology, plan, nodes, ready, recover_qos)["t_full_s"]
+            )
         losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.mean(full))
     cpu, nodes_needed = replication.replica_cost(s, plan)
     share = c.remote_cost_s / T
@@ -511,11 +623,15 @@ def incremental_point(params: dict, rng) -> dict:
         load[k] += s.topology.operator(op).cpu_share
     outputs = [op for op in s.topology.operators if op.output]
     total_priority = s.papers["incremental"]["priority"] * sum(op.parallelism for op in outputs)
-    job, c = R.job_of(s), s.checkpoint
+    job, qjob, c = R.job_of(s), qos_job(params, s), s.checkpoint
 
     @cache
     def recover(placed: float) -> float:
         return R.expected_recovery_s(c.interval_s, placed + c.remote_restart_s, job, timing)
+
+    @cache
+    def recover_qos(placed: float) -> float:
+        return R.expected_recovery_s(c.interval_s, placed + c.remote_restart_s, qjob, "worst")
 
     losses, recoveries, unrecovered = {}, {}, 0
     for kind in KINDS:
@@ -538,9 +654,9 @@ def incremental_point(params: dict, rng) -> dict:
             for q, (_, priority) in problem.queries.items():
                 if q not in when:
                     unrecovered += 1
-                back = recover(float(when.get(q, end)))
-                seconds += priority * back
-                last = max(last, back)
+                placed = float(when.get(q, end))
+                seconds += priority * recover(placed)
+                last = max(last, recover_qos(placed))
             lost.append(seconds / total_priority)
             full.append(last)
         losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.mean(full))
@@ -609,9 +725,10 @@ def grid(
     every point carries its scenario's ``digest`` (``Scenario.digest``) beside its name."""
     if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
         raise ValueError(f"draws must be an integer >= 1; got {draws!r}")
-    unknown = set(factors) - {*FACTORS, "timing"}
+    allowed = (*FACTORS, "timing", "load_quantile")
+    unknown = set(factors) - set(allowed)
     if unknown:
-        raise ValueError(f"factors must be among {(*FACTORS, 'timing')}; got {sorted(unknown)}")
+        raise ValueError(f"factors must be among {allowed}; got {sorted(unknown)}")
     unknown = set(approaches) - set(APPROACHES)
     if unknown:
         raise ValueError(f"approaches must be among {APPROACHES}; got {sorted(unknown)}")
@@ -792,6 +909,9 @@ SENSITIVITY = (
     ("failure timing", "timing", ("worst",)),
     ("acquisition delay", "delay_factor", (0.5, 2.0)),
     ("process failures", "process_factor", (0.0,)),
+    ("QoS load level", "load_quantile", (0.5, 0.95)),
+    ("catch-up criterion", "drain_fraction", (0.1, 0.2)),
+    ("drain constant tau", "tau_factor", (0.0, 2.0)),
 )
 CHECKPOINT_ONLY = ("baseline", "multilevel", "khaos", "fastrecover")
 MAX_OVERHEAD = 1.0  # headlines compare points spending at most the job's own resources
@@ -822,12 +942,27 @@ def _interval(frame: pd.DataFrame) -> pd.Series:
     return out
 
 
+SINGLE_LEVEL = "single-level checkpoint"
+
+
+def _design(row) -> str:
+    """A point's design: single-level points (baseline, khaos, multilevel at p1 = 0: the same
+    remote checkpoint every T on the same recovery model, identical rows) are one design,
+    "single-level checkpoint T=...s"; the others their approach and label."""
+    if row["interval_s"] == row["interval_s"]:
+        return f"{SINGLE_LEVEL} T={row['interval_s']:g}s"
+    return f"{row['approach']} {row['label']}"
+
+
 def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataFrame:
-    """Per group of ``by``: the approaches on the front (feasible points only), the best
+    """Per group of ``by``: the designs on the front (feasible points only; baseline, khaos and
+    multilevel at p1 = 0 are one design, SINGLE_LEVEL, so the front does not hang on which grid
+    holds a given T), the best
     checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <= MAX_OVERHEAD) with its setting
     and overhead, PPA-1's
     unavailability and overhead, the cheapest point meeting the QoS limit for process and
-    single-node failures, and the longest single-level interval meeting it."""
+    single-node failures, and the longest single-level interval meeting it (qos_interval:
+    searched, not the grid's maximum)."""
     marked = mark_front(runs, by)
     marked["interval_s"] = _interval(marked)
     rows = []
@@ -835,29 +970,33 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
         key = key if isinstance(key, tuple) else (key,)
         ok = g[g["feasible"]]
         front = ok[ok["pareto"]]
+        designs = np.where(front["interval_s"].notna(), SINGLE_LEVEL, front["approach"])
         ckpt = ok[ok["approach"].isin(CHECKPOINT_ONLY) & (ok["overhead"] <= MAX_OVERHEAD)]
         best = ckpt.loc[ckpt["unavailability_s_per_h"].idxmin()] if len(ckpt) else None
         ppa1 = ok[(ok["approach"] == "ppa") & (ok.get("fraction") == 1.0)]
         qos = ok[ok["meets_qos_single"]]
         cheapest = qos.loc[qos["overhead"].idxmin()] if len(qos) else None
-        single = qos[qos["interval_s"].notna()]
+        first = g.iloc[0]
+        params = {
+            k: first[k]
+            for k in ("scenario", *FACTORS, "load_quantile")
+            if k in g and not (isinstance(first[k], float) and math.isnan(first[k]))
+        }
         rows.append(
             {
                 **dict(zip(by, key, strict=True)),
-                "front": ", ".join(sorted(front["approach"].unique())),
+                "front": ", ".join(sorted(set(designs))),
                 "infeasible_points": int((~g["feasible"]).sum()),
                 "best_checkpoint_s_per_h": np.nan
                 if best is None
                 else best["unavailability_s_per_h"],
-                "best_checkpoint": "" if best is None else f"{best['approach']} {best['label']}",
+                "best_checkpoint": "" if best is None else _design(best),
                 "best_checkpoint_overhead": np.nan if best is None else best["overhead"],
                 "ppa1_s_per_h": ppa1["unavailability_s_per_h"].min() if len(ppa1) else np.nan,
                 "ppa1_overhead": ppa1["overhead"].min() if len(ppa1) else np.nan,
-                "cheapest_qos": ""
-                if cheapest is None
-                else f"{cheapest['approach']} {cheapest['label']}",
+                "cheapest_qos": "" if cheapest is None else _design(cheapest),
                 "cheapest_qos_overhead": np.nan if cheapest is None else cheapest["overhead"],
-                "longest_qos_interval_s": single["interval_s"].max() if len(single) else np.nan,
+                "longest_qos_interval_s": qos_interval(params),
             }
         )
     return pd.DataFrame(rows)

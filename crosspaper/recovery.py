@@ -58,6 +58,7 @@ class Job:
     input_rate: float
     capacity: float
     drain_tau_s: float = 0.0
+    drain_fraction: float = DRAIN_FRACTION
 
     def __post_init__(self):
         for name in ("input_rate", "capacity"):
@@ -66,6 +67,8 @@ class Job:
                 raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
         if not (math.isfinite(self.drain_tau_s) and self.drain_tau_s >= 0):
             raise ValueError(f"drain_tau_s must be a finite number >= 0; got {self.drain_tau_s!r}")
+        if not 0 < self.drain_fraction < 1:
+            raise ValueError(f"drain_fraction must lie in (0, 1); got {self.drain_fraction!r}")
 
     @property
     def feasible(self) -> bool:
@@ -73,19 +76,21 @@ class Job:
         return self.capacity > self.input_rate
 
 
-def job_of(s) -> Job:
-    """The Job of a scenario: topology.input_rate, checkpoint.catch_up_rate and
-    papers.khaos.drain_tau_s (0, a linear drain, without it)."""
-    tau = s.papers.get("khaos", {}).get("drain_tau_s", 0.0) if s.papers else 0.0
+def job_of(s, input_rate: float | None = None) -> Job:
+    """The Job of a scenario: topology.input_rate (or ``input_rate``: a load level), checkpoint.
+    catch_up_rate, papers.khaos.drain_tau_s (0, a linear drain, without it) and
+    papers.khaos.drain_fraction (DRAIN_FRACTION without it: a sensitivity run sets it)."""
+    khaos = s.papers.get("khaos", {}) if s.papers else {}
     return Job(
-        input_rate=s.topology.input_rate,
+        input_rate=s.topology.input_rate if input_rate is None else float(input_rate),
         capacity=s.checkpoint.catch_up_rate,
-        drain_tau_s=float(tau),
+        drain_tau_s=float(khaos.get("drain_tau_s", 0.0)),
+        drain_fraction=float(khaos.get("drain_fraction", DRAIN_FRACTION)),
     )
 
 
 def recovery_s(lost_s, down_s, job: Job):
-    """Seconds from a failure until the backlog is back within DRAIN_FRACTION of its peak, for
+    """Seconds from a failure until the backlog is back within job.drain_fraction of its peak, for
     ``lost_s`` s of input to reprocess and ``down_s`` s down (wait + restart); the closed form
     of the module docstring, vectorized; inf when the job cannot catch up."""
     lost, down = np.asarray(lost_s, dtype=float), np.asarray(down_s, dtype=float)
@@ -95,7 +100,7 @@ def recovery_s(lost_s, down_s, job: Job):
         return np.full(np.broadcast(lost, down).shape, math.inf)[()]
     a, spare, tau = job.input_rate, job.capacity - job.input_rate, job.drain_tau_s
     peak = a * (lost + down)
-    target = DRAIN_FRACTION * peak
+    target = job.drain_fraction * peak
     knee = tau * spare
     start = np.minimum(peak, knee)
     exponential_part = target < start

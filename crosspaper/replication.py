@@ -5,16 +5,20 @@ active replication (Su & Zhou, ICDE 2016) of a scenario's tasks on its nodes.
   placement, ``crosspaper.scenarios.placement``). PPA's virtual sink, where the scenario adds one,
   is a collector outside the job and never fails.
 - Active replicas (the plan, ``ppa.ppa_plan``) occupy nodes: with ``ppa.replica_domain = "same"``
-  the replica of a task on node k runs on node (k + 1) mod N (never its primary's node) and fails
-  with that node; with ``"separate"`` replicas sit in another failure domain and never fail with
-  the job's nodes. A failed task whose replica is alive takes over after ``ACTIVATION_S``.
+  the replica of a task on node k runs on the first of nodes k + 1, k + 2, ... (mod N, never its
+  primary's node) whose load stays within the CPU cap (``papers.incremental.cpu_cap``) and fails
+  with that node; replicas that fit no job node go to extra nodes (indices N, N + 1, ..., each
+  filled up to the cap), which the cost charges and which the job's failures (drawn over its N
+  nodes) never take. With ``"separate"`` replicas sit in another failure domain and never fail
+  with the job's nodes. A failed task whose replica is alive takes over after ``ACTIVATION_S``.
 - A failed task without a live replica is passive: it waits for its own node's replacement
   (``node_ready``: 0 for a standby node, else that node's acquisition) and then recovers from its
   checkpoint through the shared recovery model (``recover(wait_s)``: crosspaper.recovery).
 - Meanwhile the output is tentative with fidelity OF (``ppa.output_fidelity``, Eq. (4)) of the
   tasks not yet back; the output-seconds lost are ∫ (1 - OF(t)) dt.
-- Cost: the replicas' CPU (Σ cpu_share of the replicated tasks, node equivalents) and the nodes
-  they need at the scenario's CPU cap (``replica_nodes``).
+- Cost: the replicas' CPU (Σ cpu_share of the replicated tasks, node equivalents) and the extra
+  nodes their placement uses (``replica_cost``; "separate": the nodes they need at the cap), so the
+  nodes charged are the nodes the replicas run on.
 """
 
 import math
@@ -26,14 +30,38 @@ ACTIVATION_S = 0.2  # ppa.LatencyParams().activation: switching to a live replic
 
 
 def replica_placement(s, plan: Iterable[str]) -> dict[str, int | None]:
-    """{task: node of its active replica} for the plan's tasks ("op[i]"); None = another failure
-    domain (``ppa.replica_domain = "separate"``) or a task outside the scenario (virtual sink)."""
+    """{task: node of its active replica} for the plan's tasks ("op[i]", placed in sorted order);
+    None = another failure domain (``ppa.replica_domain = "separate"``) or a task outside the
+    scenario (virtual sink); an index >= resources.nodes = an extra node (module docstring)."""
     n = s.resources.nodes
     separate = s.papers["ppa"].get("replica_domain", "same") == "separate"
-    where = task_nodes(s)
+    where, cpu = task_nodes(s), task_cpu(s)
+    cap = s.papers["incremental"]["cpu_cap"]
+    load = [0.0] * n
+    for t, k in where.items():
+        load[k] += cpu[t]
+    out = {}
+    for t in sorted(plan):
+        if separate or t not in where:
+            out[t] = None
+            continue
+        home = where[t]
+        # the job's other nodes first, then the extra nodes: the first with room under the cap
+        order = [(home + j) % n for j in range(1, n)] + list(range(n, len(load)))
+        k = next((k for k in order if load[k] + cpu[t] <= cap + 1e-9), len(load))
+        if k == len(load):
+            load.append(0.0)
+        load[k] += cpu[t]
+        out[t] = k
+    return out
+
+
+def task_cpu(s) -> dict[str, float]:
+    """{"op[i]": cpu_share} of every task of the scenario (node equivalents)."""
     return {
-        t: None if separate or t not in where else (where[t] + 1) % n if n > 1 else None
-        for t in plan
+        f"{op.name}[{i}]": op.cpu_share
+        for op in s.topology.operators
+        for i in range(op.parallelism)
     }
 
 
@@ -43,15 +71,14 @@ def task_nodes(s) -> dict[str, int]:
 
 
 def replica_cost(s, plan: Iterable[str]) -> tuple[float, int]:
-    """(CPU in node equivalents, nodes at the incremental CPU cap) of the plan's replicas."""
-    cpu = {
-        f"{op.name}[{i}]": op.cpu_share
-        for op in s.topology.operators
-        for i in range(op.parallelism)
-    }
+    """(CPU in node equivalents, extra nodes) of the plan's replicas: the extra nodes
+    replica_placement uses ("separate": the nodes the CPU needs at the incremental CPU cap)."""
+    cpu = task_cpu(s)
     total = sum(cpu.get(t, 0.0) for t in plan)
-    cap = s.papers["incremental"]["cpu_cap"]
-    return total, math.ceil(total / cap - 1e-9)
+    if s.papers["ppa"].get("replica_domain", "same") == "separate":
+        return total, math.ceil(total / s.papers["incremental"]["cpu_cap"] - 1e-9)
+    placed = replica_placement(s, plan).values()
+    return total, len({k for k in placed if k is not None and k >= s.resources.nodes})
 
 
 def failure(

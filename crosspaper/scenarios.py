@@ -460,12 +460,13 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
         ),
         process_per_day=_number(failures, "process_per_day", "failures", low=0),
     )
-    # to_multilevel's level 1 needs process failures; the cross notebooks' correlated-failure
-    # questions need correlated ones: a zero rate is refused here, not deep in an optimizer
+    # to_multilevel's level 1 needs process failures and every cross notebook single-node ones:
+    # a zero rate is refused here, not deep in an optimizer. Correlated failures may be absent
+    # (0: cross_frontier leaves that kind out, cross_interval never uses it, cross_correlated
+    # studies one correlated failure whatever its rate).
     for key, use in (
         ("process_per_day", "level 1 (local checkpoints) of the multilevel mapping"),
         ("single_per_day", "the single-node failures of every cross notebook"),
-        ("correlated_per_day", "the correlated-failure questions of every cross notebook"),
     ):
         if getattr(failures, key) <= 0:
             raise ValueError(
@@ -505,6 +506,12 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
         latency_ms=_number(qos, "latency_ms", "qos", low=0, low_open=True),
         recovery_s=_number(qos, "recovery_s", "qos", low=0, low_open=True),
     )
+    if checkpoint.catch_up_rate <= topology.input_rate:
+        raise ValueError(
+            f"checkpoint.catch_up_rate must exceed topology.input_rate "
+            f"({topology.input_rate:g} events/s): a job at or below its input rate never "
+            f"catches up after a failure; got {checkpoint.catch_up_rate:g}"
+        )
     scenario = Scenario(
         name=str(_get(meta, "name", "scenario")),
         description=str(_get(meta, "description", "scenario")),
@@ -652,6 +659,22 @@ def to_fastrecover(s: Scenario):
     fr = s.papers["fastrecover"]
     storage = Storage(bandwidth=fr["b_log_kb_per_min"], snapshot_bandwidth=fr["b_snap_kb_per_min"])
     return chain(ops, topo.input_rate * 60.0), storage, fr["ch_max"], fr["z"]
+
+
+def snapshot_storage(s: Scenario, bandwidth_kb_per_min: float | None = None):
+    """FastRecover's Storage priced like every other scheme's checkpoint: B_snap such that the
+    job's whole state (Σ state_kb x parallelism) takes checkpoint.remote_cost_s to snapshot (the
+    cost the other schemes pay per checkpoint); B_log = ``bandwidth_kb_per_min`` (the scenario's
+    b_log_kb_per_min when None). The one definition of the cross notebooks (cross_frontier and
+    cross_interval)."""
+    from fastrecover import Storage
+
+    state = sum(op.state_kb * op.parallelism for op in s.topology.operators)
+    log = s.papers["fastrecover"]["b_log_kb_per_min"]
+    return Storage(
+        bandwidth=float(log if bandwidth_kb_per_min is None else bandwidth_kb_per_min),
+        snapshot_bandwidth=60.0 * state / s.checkpoint.remote_cost_s,
+    )
 
 
 def _task(op: str, i: int) -> str:

@@ -70,6 +70,9 @@ def static_replay(workload, point: dict, rng: np.random.Generator) -> dict:
         **row,
         "recovery_true_s": float(true.sum()),
         "recovery_true_max_s": float(true.max()) if len(true) else 0.0,
+        # seconds of true recovery above the limit, and failures never recovered (NaN above)
+        "recovery_true_violations_s": float((true - qos.recovery_s).clip(lower=0).sum()),
+        "unrecovered": int(true.isna().sum()),
         "failures": len(true),
         "checkpoint_share": min(params.checkpoint_s, ci) / ci,
     }

@@ -120,11 +120,12 @@ def test_ppa_passive_tasks_wait_for_their_own_nodes_replacement():
             assert (before["availability"] < 1).all()
 
 
-def test_failed_nodes_hold_no_source_task_and_are_nested_in_k():
+def test_failed_nodes_include_sources_and_are_nested_in_k():
+    """rev20 MED 9: sources fail too (the one PPA model of the cross notebooks)."""
     su = cc.setup(SCENARIO)
-    assert su["candidates"] == [f"n{i}" for i in range(2, 10)]  # n0, n1 run the sources
+    assert su["candidates"] == [f"n{i}" for i in range(10)]  # n0, n1 run the sources
     for seed in range(5):
-        sets = [set(point(k, seed)["failed_nodes"].iloc[0].split(",")) for k in range(1, 9)]
+        sets = [set(point(k, seed)["failed_nodes"].iloc[0].split(",")) for k in range(1, 11)]
         assert all(len(s) == k for k, s in enumerate(sets, start=1))
         assert all(a < b for a, b in zip(sets, sets[1:], strict=False))
         assert sets[-1] == set(su["candidates"])
@@ -168,3 +169,37 @@ def test_common_random_numbers_check_fails_on_independent_draws():
         nested.append(all(a < b for a, b in zip(sets, sets[1:], strict=False)))
         monotone.append(all(a <= b for a, b in zip(full, full[1:], strict=False)))
     assert not all(nested) and not all(monotone)
+
+
+def test_the_scenarios_standby_nodes_serve_the_first_failed_nodes(tmp_path):
+    """rev20 MED 8: cross_correlated ignored the scenario's standby nodes (the frontier used
+    them). With one standby node a single failed node waits for nothing; with two failed
+    nodes PPA-0 waits for the second one's acquisition only."""
+    text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
+    old = "standby_nodes = 0"
+    assert old in text
+    path = tmp_path / "standby.toml"
+    path.write_text(text.replace(old, "standby_nodes = 1"))
+    for seed in range(3):
+        su, failed, delays, phase = _draws(2, seed)
+        params = {
+            "scenario": str(path),
+            "k": 2,
+            "delay_factor": 1.0,
+            "horizon_s": 900.0,
+            "step_s": 10.0,
+            "engine": False,
+            "engine_rate": 1.0,
+        }
+        frame = pd.DataFrame(cc.correlated_point(params, np.random.default_rng(seed)))
+        summary = frame.query("kind == @cc.SUMMARY").set_index("scheme")
+        without = point(2, seed).query("kind == @cc.SUMMARY").set_index("scheme")
+        assert summary.loc["PPA-0", "t_full_s"] == pytest.approx(_recovered(su, phase, delays[1]))
+        assert summary.loc["PPA-0", "t_full_s"] <= without.loc["PPA-0", "t_full_s"]
+
+
+@pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])
+def test_scenarios_with_a_source_on_every_node_are_accepted(name):
+    """rev20 MED 9: khaos_ysb / khaos_iot (a source task on every node) were refused."""
+    su = cc.setup(name)
+    assert len(su["candidates"]) == S.load(name).resources.nodes

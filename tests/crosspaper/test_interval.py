@@ -299,7 +299,10 @@ def finding_inputs(allowed: float, status: str):
             "choice": ["Young", "Daly", "multilevel 1-level", "Khaos runtime"],
             "interval_s": [267.0, 268.0, 265.0, 10.0],
             "recovery_violations_s": [1.0, 1.0, 4601.0, 8.0],
-            "recovery_violations_mid_s": [1.0, 1.0, 2162.0, np.nan],
+            "recovery_true_violations_s": [1.0, 1.0, 4601.0, 8.0],
+            "unrecovered": [0, 0, 0, 0],
+            "detector_disagrees": [False] * 4,
+            "recovery_true_violations_mid_s": [1.0, 1.0, 2162.0, np.nan],
         }
     )
     runtime = {"a": ({"reconfigurations": 0, "ci_min_s": 10.0, "ci_max_s": 10.0}, None)}
@@ -321,6 +324,36 @@ def test_finding_is_written_from_the_tables():
     )
     meets = I.finding(*finding_inputs(600.0, "optimum meets QoS"))
     assert "The optimum meets the limit here" in meets and "They disagree" not in meets
+    assert "misstates" not in text
+
+
+def test_finding_follows_the_true_recoveries_fails_on_the_detector():
+    """rev20 HIGH 3: near capacity the detector finds no recovery (0 s above the limit) while the
+    simulator's true recoveries run for hours; the finding states the true ones."""
+    jobs, d, c, runtime = finding_inputs(50.0, "QoS binds")
+    c["recovery_violations_s"] = 0.0
+    c["recovery_true_violations_s"] = [1.0, 1.0, 38_000.0, 8.0]
+    c["unrecovered"] = [0, 0, 2, 0]
+    c["detector_disagrees"] = [
+        I.detector_disagrees(t, 0.0, u)
+        for t, u in zip(c["recovery_true_violations_s"], c["unrecovered"], strict=True)
+    ]
+    text = I.finding(jobs, d, c, runtime)
+    assert "replays to 38000 s of true recovery" in text
+    assert "2 failures never recover" in text and "for 1 of 4 answers" in text
+    assert not I.detector_disagrees(100.0, 90.0, 0) and I.detector_disagrees(100.0, 0.0, 0)
+
+
+def test_load_ratio_never_negative():
+    assert I.load_ratio(30_000.0, 40_000.0) == "arrivals / spare = 3.0"
+    assert "no spare capacity" in I.load_ratio(27_838.0, 9_400.0)
+    assert I._fmt(math.inf) == "never (the backlog does not drain)"
+
+
+def test_job_warns_when_capacity_is_below_the_peak(tmp_path):
+    path = write_trace(tmp_path / "hot.csv", [5000.0] * 600 + [40_000.0] * 600)
+    with pytest.warns(UserWarning, match=r"checkpoint\.catch_up_rate"):
+        I.Job(load("khaos_iot"), DATA / "khaos", trace=path)  # capacity 33,000
 
 
 def test_decision_table_marks_infeasible_and_binding():

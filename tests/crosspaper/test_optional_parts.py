@@ -26,7 +26,7 @@ def edited(tmp_path, name: str, **values) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("key", ["process_per_day", "correlated_per_day", "single_per_day"])
+@pytest.mark.parametrize("key", ["process_per_day", "single_per_day"])
 def test_a_zero_failure_rate_is_refused_at_load_naming_the_field(tmp_path, key):
     path = edited(tmp_path, "zero", **{key: "0.0"})
     with pytest.raises(ValueError, match=rf"failures\.{key} must be > 0; got 0: .*e\.g\. 0\.01"):
@@ -34,6 +34,26 @@ def test_a_zero_failure_rate_is_refused_at_load_naming_the_field(tmp_path, key):
     missing = edited(tmp_path, "absent", **{key: None})
     with pytest.raises(ValueError, match=rf"failures\.{key} is missing"):
         S.load(missing)
+
+
+def test_no_correlated_failures_work_in_every_cross_notebooks_functions(tmp_path):
+    """rev20 LOW 11: correlated_per_day = 0 was refused though cross_interval never uses it."""
+    from crosspaper import interval
+
+    path = edited(tmp_path, "no_correlated", correlated_per_day="0.0")
+    s = S.load(path)
+    assert s.failures.correlated_per_day == 0
+    rows = _frontier_rows(path)
+    assert any(r["feasible"] for r in rows)
+    assert np.isfinite([r["unavailability_s_per_h"] for r in rows if r["feasible"]]).all()
+    assert all(r["loss_correlated_s"] >= 0 for r in rows if r["feasible"])
+    lost = _correlated_lost(path)
+    assert set(lost) == set(correlated.SCHEMES) and all(v >= 0 for v in lost.values())
+    job = interval.Job(s, S.DATA / "khaos")  # the template replays the IoT day
+    head = interval.headline(s, job.sim, job.peak)
+    assert head["utilization_optimal_s"] > 0
+    with pytest.raises(ValueError, match=r"failures\.correlated_per_day is missing"):
+        S.load(edited(tmp_path, "absent", correlated_per_day=None))
 
 
 def test_rare_correlated_failures_work_in_the_frontier_and_correlated_functions(tmp_path):

@@ -13,13 +13,42 @@ def _separate(s):
     return replace(s, papers={**s.papers, "ppa": {**s.papers["ppa"], "replica_domain": "separate"}})
 
 
-def test_replicas_sit_on_the_next_node_or_in_another_domain():
+@pytest.mark.parametrize("name", ["khaos_ysb", "incremental_fig9", S.TEMPLATE])
+def test_replicas_fill_job_nodes_up_to_the_cap_then_the_charged_extra_nodes(name):
+    """rev20 MED 4: replicas sat on the next job node whatever its load (PPA-1: 1.35 of a node on
+    YSB against a cap of 0.8) while the cost charged extra nodes. Now no node, job or extra,
+    exceeds the cap, the primary's node never holds its replica, and the nodes charged are the
+    extra nodes the replicas run on."""
+    from ppa import ppa_plan
+
+    s = S.load(name)
+    cap, n = s.papers["incremental"]["cpu_cap"], s.resources.nodes
+    where, cpu = P.task_nodes(s), P.task_cpu(s)
+    plan = ppa_plan(S.to_ppa(s)[0], 1.0)
+    placed = P.replica_placement(s, plan)
+    load = {}
+    for t, k in where.items():
+        load[k] = load.get(k, 0.0) + cpu[t]
+    for t, k in placed.items():
+        if k is not None:
+            assert k != where[t]
+            load[k] = load.get(k, 0.0) + cpu[t]
+    hosts = {k for k in placed.values() if k is not None}
+    assert all(load[k] <= cap + 1e-9 for k in hosts)  # a node holding a replica stays within
+    total, extra = P.replica_cost(s, plan)
+    assert extra == len({k for k in placed.values() if k is not None and k >= n})
+    assert total == pytest.approx(sum(cpu.get(t, 0.0) for t in plan))
+
+
+def test_replicas_sit_on_a_node_with_room_or_in_another_domain():
     s = S.load("khaos_ysb")  # a task of every operator on each of 4 nodes
+    base = sum(op.cpu_share for op in s.topology.operators)  # one node's load
     placed = P.replica_placement(s, {"window[1]", "sink[3]"})
-    assert placed == {"window[1]": 2, "sink[3]": 0}
+    room = base + 0.3 <= s.papers["incremental"]["cpu_cap"]
+    assert placed == ({"window[1]": 2, "sink[3]": 0} if room else {"window[1]": 4, "sink[3]": 4})
     assert set(P.replica_placement(_separate(s), {"window[1]"}).values()) == {None}
     cpu, nodes = P.replica_cost(s, {"window[1]", "sink[3]"})
-    assert cpu == pytest.approx(0.3) and nodes == 1  # 0.3 node equivalents, cap 0.8
+    assert cpu == pytest.approx(0.3) and nodes == (0 if room else 1)
 
 
 def test_node_ready_gives_standby_nodes_first():
@@ -47,14 +76,15 @@ def test_passive_tasks_wait_for_their_own_node_and_loss_is_the_of_integral():
 
 
 def test_a_replica_fails_with_its_node_unless_in_another_domain():
-    s = S.load("khaos_ysb")
+    s = S.load(S.TEMPLATE)  # window[0] on node 6; nodes 7-9 full, node 0 (a source) has room
     topology, _ = S.to_ppa(s)
-    plan = frozenset({"window[0]"})  # replica on node 1
-    alive = P.failure(s, topology, plan, [0], {0: 100.0}, lambda w: w)
+    plan = frozenset({"window[0]"})
+    assert P.replica_placement(s, plan) == {"window[0]": 0}
+    alive = P.failure(s, topology, plan, [6], {6: 100.0}, lambda w: w)
     assert alive["back"]["window[0]"] == P.ACTIVATION_S
-    both = P.failure(s, topology, plan, [0, 1], {0: 100.0, 1: 100.0}, lambda w: w)
+    both = P.failure(s, topology, plan, [6, 0], {6: 100.0, 0: 100.0}, lambda w: w)
     assert both["back"]["window[0]"] == 100.0 and "window[0]" in both["passive"]
-    apart = P.failure(_separate(s), topology, plan, [0, 1], {0: 1.0, 1: 1.0}, lambda w: w)
+    apart = P.failure(_separate(s), topology, plan, [6, 0], {6: 1.0, 0: 1.0}, lambda w: w)
     assert apart["back"]["window[0]"] == P.ACTIVATION_S
     nothing = P.failure(s, topology, plan, [], {}, lambda w: w)
     assert nothing["lost_output_s"] == 0.0

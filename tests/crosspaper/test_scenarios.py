@@ -64,6 +64,11 @@ def _set(data, path, value):
         ),
         (("checkpoint", "catch_up_rate"), KeyError, r"checkpoint\.catch_up_rate is missing"),
         (
+            ("checkpoint", "catch_up_rate"),
+            5000.0,
+            r"checkpoint\.catch_up_rate must exceed topology\.input_rate",
+        ),
+        (
             ("papers", "fastrecover", "ch_max"),
             1.5,
             r"fastrecover\.ch_max must be a number in \(0, 1\]",
