@@ -54,8 +54,8 @@ reports: $(SETUP) ## run every notebook (PROFILE=full by default) and build repo
 verify: $(SETUP) ## compare reports/ with the committed reference run (data/reference/); exit 1 on a changed verdict
 	$(PY) -m pipeline.cli verify
 
-test: $(SETUP) ## run the test suite (notebooks in the quick profile; benchmarks skipped)
-	$(PY) -m pytest --benchmark-skip -q
+test: $(SETUP) ## run the test suite (notebooks in the quick profile; benchmarks skipped; slowest 25 listed)
+	$(PY) -m pytest --benchmark-skip -q --durations=25
 
 bench: $(SETUP) ## run the benchmarks and print their tables and ratios
 	$(PY) -m pytest tests --benchmark-only -q -s
