@@ -248,7 +248,7 @@ def _compute(experiment, missing, fn, iterations, seed, spark, partitions, progr
             .map(lambda task: _run_task(fn, seed, experiment_key, task))
             .collect()
         )
-        return outputs, (time.perf_counter() - began) / len(tasks)
+        return outputs, time.perf_counter() - began
 
     failures: list[tuple] = []
     batch_tasks = 2 * parallelism  # the first batches are small, to measure the task time
@@ -271,12 +271,10 @@ def _compute(experiment, missing, fn, iterations, seed, spark, partitions, progr
                     pending.append((missing[start:stop], pool.submit(run_job, missing[start:stop])))
                     start = stop
                 batch, job = pending.popleft()
-                outputs, per_task = job.result()
+                outputs, seconds = job.result()
                 failures += _store(batch, outputs, iterations)
                 bar.update(len(batch) * iterations)
-                # per_task reflects the parallel run: size the next batches to the target time.
-                target = TARGET_BATCH_SECONDS / max(per_task, 1e-6)
-                batch_tasks = int(min(max(2 * parallelism, target), 100_000))
+                batch_tasks = next_batch_tasks(len(batch) * iterations, seconds, parallelism)
         except BaseException:
             sc.cancelAllJobs()  # an interrupt or error stops the queued batches too
             raise
@@ -287,6 +285,18 @@ def _compute(experiment, missing, fn, iterations, seed, spark, partitions, progr
             f"{experiment}: fn failed at {len(failures)} point(s); first at {params} "
             f"iteration {iteration}: {error}"
         )
+
+
+def next_batch_tasks(tasks: int, seconds: float, parallelism: int) -> int:
+    """Tasks in the next batch, after a batch of ``tasks`` took ``seconds`` on ``parallelism``
+    cores: enough for TARGET_BATCH_SECONDS at the measured time per task, and at least twice this
+    batch while a batch is shorter than the target. The measured time includes Spark's fixed cost
+    per job; read as time per task alone, it would keep an overhead-bound sweep (points of a few
+    milliseconds, jobs of a second) at its first small batches for good."""
+    target = TARGET_BATCH_SECONDS * tasks / max(seconds, 1e-6)
+    if seconds < TARGET_BATCH_SECONDS:
+        target = max(target, 2 * tasks)
+    return int(min(max(2 * parallelism, target), 100_000))
 
 
 def _store(batch: list[_Point], outputs: list, iterations: int) -> list[tuple]:

@@ -283,3 +283,17 @@ def test_the_closure_follows_imports_transitively_and_stays_in_the_project(tmp_p
     (tmp_path / "pkg" / "unused.py").write_text("")
     files = import_closure(["pkg.a"], [tmp_path])
     assert [f.name for f in files] == ["a.py", "b.py", "c.py"]
+
+
+def test_an_overhead_bound_sweep_grows_its_batches_and_a_slow_one_keeps_the_target():
+    from pipeline.sweep import TARGET_BATCH_SECONDS, next_batch_tasks
+
+    # Spark's fixed cost per job (1.5 s) dominates: points of 2 ms each.
+    tasks, sizes = 4, []
+    for _ in range(8):
+        tasks = next_batch_tasks(tasks, 1.5 + 0.002 * tasks / 2, parallelism=2)
+        sizes.append(tasks)
+    assert sizes[:5] == sorted(sizes[:5]) and sizes[-1] >= 1000  # it was stuck at 4 before
+    # Points of 2 s each: the batch that fills the target, never less than 2 per core.
+    assert next_batch_tasks(10, 10.0, parallelism=2) == int(TARGET_BATCH_SECONDS * 10 / 10.0)
+    assert next_batch_tasks(4, 100.0, parallelism=2) == 4
