@@ -23,6 +23,7 @@ from pipeline.scorecard import (
     CALIBRATED,
     MODELLED,
     Assumption,
+    Corner,
     Verdict,
     ci_text,
     judge,
@@ -118,6 +119,41 @@ ASSUMPTIONS = (
         (50.0, 500.0),
         "bytes per synthetic tuple of a few fields, up to a serialized Java object",
         "tuple size (B)",
+    ),
+)
+# Joint corners of the ranges above (``robust`` varies one constant at a time): every constant
+# that makes passive recovery (restart, checkpoint load, replay) fast at the end that does so,
+# with every constant that makes replicas (activation, coordination, resend) slow, and the
+# opposite. The latency rows (PPA1, PPA2, PPA4:order, PPA5) compare passive with active
+# recovery, so these are the corners their order can flip at (issue 18's re-review: PPA4:order
+# and PPA1 fail at the first).
+_FAST_PASSIVE = dict(
+    restart=0.5,
+    load_bandwidth=62.5e6,
+    store_bandwidth=125e6,
+    tuple_bytes=50.0,
+    process_rate=50_000.0,
+    source_replay_rate=50_000.0,
+)
+_SLOW_PASSIVE = dict(
+    restart=8.0,
+    load_bandwidth=6.25e6,
+    store_bandwidth=12.5e6,
+    tuple_bytes=500.0,
+    process_rate=10_000.0,
+    source_replay_rate=10_000.0,
+)
+CORNERS = (
+    Corner(
+        "passive fast / replicas slow",
+        {**_FAST_PASSIVE, "activation": 1.0, "coordination": 0.25, "resend_rate": 10_000.0},
+        "the range ends that shorten passive recovery, with those that lengthen active "
+        "recovery: the corner least favourable to PPA's replicas",
+    ),
+    Corner(
+        "passive slow / replicas fast",
+        {**_SLOW_PASSIVE, "activation": 0.05, "coordination": 0.01, "resend_rate": 50_000.0},
+        "the opposite corner: the most favourable to PPA's replicas",
     ),
 )
 # Fig 10's setting (PPA4, PPA5): the paper prints the window (30 s) but neither the checkpoint
@@ -582,6 +618,7 @@ def rejudged(
     assumptions=ASSUMPTIONS,
     cpu_assumptions=CPU_ASSUMPTIONS,
     fig10_assumptions=FIG10_ASSUMPTIONS,
+    corners=CORNERS,
 ) -> dict[str, Verdict]:
     """PPA1-PPA5 judged through ``robust``: at the defaults on ``tables`` (the notebook's frames
     "single", "correlated", "fig10" and "cpu", computed with ``params`` and ``phases``), then
@@ -590,7 +627,8 @@ def rejudged(
     ``grid``: the keywords of ``latency_table`` but ``phases``; ``fig10``: those of
     ``ppa_table`` but ``phases``; ``fig9``: those of ``cpu_table`` but ``params``. PPA4 and PPA5
     are also re-judged across Fig 10's unprinted setting (``fig10_assumptions``), PPA4:active
-    across the reading of "slightly" (``SLIGHT``).
+    across the reading of "slightly" (``SLIGHT``). PPA1, PPA2, PPA4:order and PPA5 are also
+    judged at the joint ``corners`` (of ``assumptions``' ranges).
 
     Every alternative uses all the draws: the model is vectorized over draws, so the cost is in
     the rules (about 10 s of CPU for all 18 alternatives at 200 draws, 9.5 s at 50), and fewer
@@ -632,13 +670,15 @@ def rejudged(
 
     on_fig10 = (*assumptions, *fig10_assumptions)
     return {
-        "PPA1": robust(lambda **c: ppa1(frames("single", c)), assumptions),
-        "PPA2": robust(lambda **c: ppa2(frames("single", c), frames("correlated", c)), assumptions),
+        "PPA1": robust(lambda **c: ppa1(frames("single", c)), assumptions, corners),
+        "PPA2": robust(
+            lambda **c: ppa2(frames("single", c), frames("correlated", c)), assumptions, corners
+        ),
         "PPA3": robust(lambda **c: ppa3(frames("cpu", c)), cpu_assumptions),
-        "PPA4:order": robust(lambda **c: ppa4(frames("fig10", c))["PPA4:order"], on_fig10),
+        "PPA4:order": robust(lambda **c: ppa4(frames("fig10", c))["PPA4:order"], on_fig10, corners),
         "PPA4:active": robust(
             lambda slightly, **c: ppa4(frames("fig10", c), slightly=slightly)["PPA4:active"],
             (*on_fig10, SLIGHT),
         ),
-        "PPA5": robust(lambda **c: ppa5(frames("fig10", c)), on_fig10),
+        "PPA5": robust(lambda **c: ppa5(frames("fig10", c)), on_fig10, corners),
     }
