@@ -91,7 +91,8 @@ class Verdict:
     """One scorecard row's content: ``rule`` is the tolerance column, the rule in numbers;
     ``evidence`` one of ``EVIDENCE``; ``robustness`` the verdicts at the ends of each declared
     assumption's range, ``((name, value, verdict), ...)``, and ``corners`` those at the declared
-    joint corners, ``((label, verdict), ...)``, both filled by ``robust``."""
+    joint corners, ``((label, verdict), ...)``, and ``constants`` the names of the re-judged
+    assumptions that are a model's constants, all filled by ``robust``."""
 
     verdict: str
     paper_value: str
@@ -101,6 +102,7 @@ class Verdict:
     evidence: str | None = None
     robustness: tuple = ()
     corners: tuple = ()
+    constants: tuple = ()
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
@@ -161,7 +163,9 @@ class Assumption:
 
     ``name`` is the keyword the rule takes it by; ``default`` the package's choice;
     ``alternatives`` the ends of its plausible range (or the other defensible choices, for a
-    categorical one); ``source`` where the default and the range come from.
+    categorical one); ``source`` where the default and the range come from; ``constant`` marks
+    an assumed constant of a model or simulator (a ``modelled`` row reads ``reproduced`` only
+    when at least one of its model's constants was re-judged, not only readings of the claim).
     """
 
     name: str
@@ -169,6 +173,7 @@ class Assumption:
     alternatives: tuple
     source: str
     label: str = ""
+    constant: bool = False
 
     def __post_init__(self):
         if not self.name.isidentifier():
@@ -312,6 +317,7 @@ def robust(rule, assumptions: Sequence[Assumption], corners: Sequence[Corner] = 
         base.evidence,
         tuple((a.name, value, v.verdict) for a, value, v in outcomes),
         tuple((c.label, v.verdict) for c, v in at_corners),
+        tuple(a.name for a in assumptions if a.constant),
     )
 
 

@@ -74,6 +74,7 @@ B_LOG = Assumption(
     "is not independent of the thesis: a verdict that holds across it is consistent with the "
     "thesis's setting, not separate evidence",
     label="B_log (KB/min)",
+    constant=True,
 )
 B_SNAP = Assumption(
     "snapshot_bandwidth",
@@ -83,6 +84,7 @@ B_SNAP = Assumption(
     "every default tree from 1.6e6 (75% at 1.5e6); up to 5e6 both printed NSegments maxima "
     "(1.211 at n = 10, 0.49 at n = 15) stay within a factor of about 2 of ours",
     label="B_snap (KB/min)",
+    constant=True,
 )
 RHO = Assumption(
     "rho_variance",

@@ -57,6 +57,7 @@ ASSUMPTIONS = (
         "s to redeploy a failed task on a standby node: a warm Storm worker takes under a "
         "second, a cold JVM launch with topology wiring several seconds; not printed",
         "restart (s)",
+        constant=True,
     ),
     Assumption(
         "activation",
@@ -65,6 +66,7 @@ ASSUMPTIONS = (
         "s to switch a replica's output on: one control message and a routing update, tens "
         "of ms to a second on a loaded cluster; not printed",
         "activation (s)",
+        constant=True,
     ),
     Assumption(
         "coordination",
@@ -73,6 +75,7 @@ ASSUMPTIONS = (
         "s the recovery manager spends per failed task, one at a time (a Nimbus-like "
         "reassignment with a ZooKeeper write per task, 10-250 ms); not printed",
         "coordination (s per task)",
+        constant=True,
     ),
     Assumption(
         "process_rate",
@@ -82,6 +85,7 @@ ASSUMPTIONS = (
         "reads at the higher printed rate (a Storm executor handles tens of thousands of "
         "simple tuples/s); not printed",
         "process rate (tuples/s)",
+        constant=True,
     ),
     Assumption(
         "resend_rate",
@@ -90,6 +94,7 @@ ASSUMPTIONS = (
         "tuples/s a replica resends and its downstream deduplicates: the same range as the "
         "process rate; not printed",
         "resend rate (tuples/s)",
+        constant=True,
     ),
     Assumption(
         "source_replay_rate",
@@ -98,6 +103,7 @@ ASSUMPTIONS = (
         "tuples/s one source node re-emits in a replay, above its live load of 8000 "
         "tuples/s at the higher printed rate; the same range as the process rate",
         "source replay rate (tuples/s)",
+        constant=True,
     ),
     Assumption(
         "load_bandwidth",
@@ -105,6 +111,7 @@ ASSUMPTIONS = (
         (6.25e6, 62.5e6),
         "bytes/s of one checkpoint load: 50-500 Mbit/s (EC2 m1.medium's moderate network)",
         "load bandwidth (B/s)",
+        constant=True,
     ),
     Assumption(
         "store_bandwidth",
@@ -112,6 +119,7 @@ ASSUMPTIONS = (
         (12.5e6, 125e6),
         "bytes/s of the standby store shared by concurrent loads: 100 Mbit/s-1 Gbit/s",
         "store bandwidth (B/s)",
+        constant=True,
     ),
     Assumption(
         "tuple_bytes",
@@ -119,6 +127,7 @@ ASSUMPTIONS = (
         (50.0, 500.0),
         "bytes per synthetic tuple of a few fields, up to a serialized Java object",
         "tuple size (B)",
+        constant=True,
     ),
 )
 # Joint corners of the ranges above (``robust`` varies one constant at a time): every constant
@@ -195,6 +204,7 @@ CPU_ASSUMPTIONS = (
         "tuples/s of state one checkpoint serializes (Java serialization of small tuples); "
         "not printed",
         "serialize rate (tuples/s)",
+        constant=True,
     ),
     Assumption(
         "checkpoint_overhead",
@@ -202,6 +212,7 @@ CPU_ASSUMPTIONS = (
         (0.01, 0.25),
         "CPU s of fixed cost per checkpoint (snapshot, barrier, store round trip); not printed",
         "checkpoint overhead (s)",
+        constant=True,
     ),
     next(a for a in ASSUMPTIONS if a.name == "process_rate"),
 )

@@ -197,7 +197,17 @@ def test_a_report_refuses_a_modelled_reproduced_row_whose_assumptions_were_not_r
     bare = judge({"a": True}, **TEXTS, evidence=MODELLED)
     with pytest.raises(ValueError, match="without its assumptions re-judged"):
         rep.record("ML1", bare)
-    judged = robust(_threshold_rule(0.5), [Assumption("threshold", 0.1, (0.2,), source="s")])
+    readings_only = robust(_threshold_rule(0.5), [Assumption("threshold", 0.1, (0.2,), source="s")])
+    with pytest.raises(ValueError, match="none of the model's constants"):
+        rep.record("ML1", readings_only)
+    judged = robust(
+        _threshold_rule(0.5),
+        [
+            Assumption("threshold", 0.1, (0.2,), source="s"),
+            Assumption("scale", 1.0, (0.9,), source="s", constant=True),
+        ],
+    )
+    assert judged.constants == ("scale",)
     assert rep.record("ML1", judged) == REPRODUCED
     row = pd.read_csv(tmp_path / "scorecard" / "multilevel_tables.csv").iloc[0]
     assert row["evidence"] == MODELLED and row["verdict"] == REPRODUCED
