@@ -502,6 +502,20 @@ def kh4(
     )
 
 
+def kh4_ysb(per_failure_for, hourly_latency: pd.DataFrame, what: str, *, evidence: str) -> Verdict:
+    """KH4 on YSB, whose recoveries come from our detector: ``kh4`` re-judged at the ends of
+    ``KH2_YSB_DETECTOR``, one at a time, as KH2:ysb is. ``per_failure_for(**detector)`` returns
+    the per-failure recoveries measured with those detector settings (the defaults when none are
+    given)."""
+    defaults = {a.name: a.default for a in KH2_YSB_DETECTOR}
+
+    def judged(**detector):
+        changed = {k: v for k, v in detector.items() if v != defaults[k]}
+        return kh4(per_failure_for(**changed), hourly_latency, what, evidence=evidence)
+
+    return robust(judged, KH2_YSB_DETECTOR)
+
+
 def not_checkable(claim_part: str, why: str, evidence: str = MEASURED) -> Verdict:
     """A part of a claim the published material cannot decide."""
     return Verdict(NOT_CHECKABLE, claim_part, "n/a", "none: not decidable", why, evidence)

@@ -363,3 +363,30 @@ def test_sim_at_keeps_the_fitted_checkpoint_bump_times_duration():
     assert longer.checkpoint_s == 10 and longer.checkpoint_ms == pytest.approx(150.0)
     with pytest.raises(ValueError, match="SIM_ASSUMPTIONS"):
         rules.sim_at(sim, capacity=1.0)
+
+
+def test_kh4_ysb_fails_on_a_detector_setting_that_reverses_recovery():
+    # Recoveries from our detector: with a 3x threshold they fall with the CI, so KH4:ysb
+    # depends on the detector; every setting giving the same recoveries keeps the verdict.
+    rng = np.random.default_rng(1)
+    rising, falling = (
+        _per_failure(lambda ci: 1 + ci / 60, rng),
+        _per_failure(lambda ci: 3 - ci / 60, rng),
+    )
+    lat = _hourly(lambda ci: 3000 / ci, rng)
+    asked = []
+
+    def per_failure_for(**detector):
+        asked.append(detector)
+        return falling if detector.get("threshold_factor") == 3.0 else rising
+
+    verdict = rules.kh4_ysb(per_failure_for, lat, "t", evidence=MEASURED)
+    assert verdict.verdict == DEPENDS
+    assert "detector threshold (x residual SD): reproduced at 5.0, not reproduced at 3.0" in (
+        verdict.reason
+    )
+    assert asked[0] == {} and len(asked) == 1 + sum(
+        len(a.alternatives) for a in rules.KH2_YSB_DETECTOR
+    )
+    steady = rules.kh4_ysb(lambda **d: rising, lat, "t", evidence=MEASURED)
+    assert steady.verdict == REPRODUCED
