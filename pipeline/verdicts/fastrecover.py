@@ -520,8 +520,9 @@ def band_conditions(name: str, lo: float, hi: float, band: tuple[float, float]):
     inside = known and bool(lo >= low and hi <= high)
     ci = f"CI [{lo:.3g}, {hi:.3g}]" if known else "CI not estimable"
     where = "inside" if inside else ("overlaps, not inside" if reaches else "outside")
+    verb = "reaches" if reaches else "wholly outside"
     return (
-        {f"{name}: {ci} reaches {low:.3g}-{high:.3g}": reaches},
+        {f"{name}: {ci} {verb} {low:.3g}-{high:.3g}": reaches},
         {f"{name}: {ci} {where} {low:.3g}-{high:.3g}": inside},
     )
 
