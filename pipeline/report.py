@@ -114,6 +114,12 @@ class Report:
                 f"claim {claim!r} is modelled and reads reproduced without its assumptions "
                 "re-judged: declare them and judge through pipeline.scorecard.robust"
             )
+        if verdict.evidence == MODELLED and verdict.verdict == REPRODUCED and not verdict.constants:
+            raise ValueError(
+                f"claim {claim!r} is modelled and reads reproduced with only readings of the claim "
+                "re-judged, none of the model's constants: declare them (Assumption(..., "
+                "constant=True)) and judge through pipeline.scorecard.robust"
+            )
         self._record(
             claim,
             verdict.paper_value,

@@ -90,7 +90,9 @@ CONFIDENCE = 0.95
 class Verdict:
     """One scorecard row's content: ``rule`` is the tolerance column, the rule in numbers;
     ``evidence`` one of ``EVIDENCE``; ``robustness`` the verdicts at the ends of each declared
-    assumption's range, ``((name, value, verdict), ...)``, filled by ``robust``."""
+    assumption's range, ``((name, value, verdict), ...)``, and ``corners`` those at the declared
+    joint corners, ``((label, verdict), ...)``, and ``constants`` the names of the re-judged
+    assumptions that are a model's constants, all filled by ``robust``."""
 
     verdict: str
     paper_value: str
@@ -99,6 +101,8 @@ class Verdict:
     reason: str
     evidence: str | None = None
     robustness: tuple = ()
+    corners: tuple = ()
+    constants: tuple = ()
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
@@ -159,7 +163,9 @@ class Assumption:
 
     ``name`` is the keyword the rule takes it by; ``default`` the package's choice;
     ``alternatives`` the ends of its plausible range (or the other defensible choices, for a
-    categorical one); ``source`` where the default and the range come from.
+    categorical one); ``source`` where the default and the range come from; ``constant`` marks
+    an assumed constant of a model or simulator (a ``modelled`` row reads ``reproduced`` only
+    when at least one of its model's constants was re-judged, not only readings of the claim).
     """
 
     name: str
@@ -167,6 +173,7 @@ class Assumption:
     alternatives: tuple
     source: str
     label: str = ""
+    constant: bool = False
 
     def __post_init__(self):
         if not self.name.isidentifier():
@@ -187,20 +194,47 @@ class Assumption:
         return self.label or self.name
 
 
+@dataclass(frozen=True)
+class Corner:
+    """A declared joint corner of several assumptions' ranges: the choices that push a claim
+    one way, moved together (``robust`` varies one assumption at a time otherwise, and misses a
+    flip that only their combination brings). ``choices`` maps assumption names to ends of
+    their declared ranges (at least two assumptions); ``source`` says why
+    these push the same way."""
+
+    label: str
+    choices: Mapping
+    source: str
+
+    def __post_init__(self):
+        if not self.label.strip():
+            raise ValueError("label of a corner must be a non-empty text")
+        if not self.source.strip():
+            raise ValueError(
+                f"source of corner {self.label!r} must say why its choices go together"
+            )
+        if len(self.choices) < 2:
+            raise ValueError(
+                f"corner {self.label!r} must move at least two assumptions; "
+                f"got {dict(self.choices)}"
+            )
+
+
 def _what_changed(reason: str, limit: int = 300) -> str:
     """The failing conditions of a re-judged verdict (what made it differ), cut to ``limit``."""
     failing = reason.split("; holds: ", 1)[0]
     return failing if len(failing) <= limit else failing[: limit - 1] + "…"
 
 
-def robust(rule, assumptions: Sequence[Assumption]) -> Verdict:
+def robust(rule, assumptions: Sequence[Assumption], corners: Sequence[Corner] = ()) -> Verdict:
     """Judge ``rule(**choices)`` at every assumption's default, then again with each assumption
-    at each of its alternatives, one at a time (the others at their defaults).
+    at each of its alternatives, one at a time (the others at their defaults), then at each
+    declared joint ``corner`` (its choices together, the others at their defaults).
 
-    A verdict that differs at any alternative gives ``depends``: the reason names the choice and
-    both outcomes, then the default's reason. Otherwise the default's verdict stands and the
-    reason lists the verdict at each alternative. The rule must give every outcome the same
-    evidence kind.
+    A verdict that differs at any alternative or corner gives ``depends``: the reason names the
+    choice (or the corner) and both outcomes, then the default's reason. Otherwise the default's
+    verdict stands and the reason lists the verdict at each alternative and corner. The rule
+    must give every outcome the same evidence kind.
     """
     assumptions = list(assumptions)
     if not assumptions:
@@ -209,29 +243,57 @@ def robust(rule, assumptions: Sequence[Assumption]) -> Verdict:
     if len(set(names)) != len(names):
         raise ValueError(f"assumption names must be unique; got {names}")
     defaults = {a.name: a.default for a in assumptions}
+    by_name = {a.name: a for a in assumptions}
+    for c in corners:
+        for name, value in c.choices.items():
+            if name not in by_name:
+                raise ValueError(f"corner {c.label!r} names {name!r}, not an assumption {names}")
+            if value != by_name[name].default and value not in by_name[name].alternatives:
+                raise ValueError(
+                    f"corner {c.label!r} sets {name!r} to {value!r}, not an end of its declared "
+                    f"range {by_name[name].alternatives!r}"
+                )
     base = rule(**defaults)
     outcomes = []  # (assumption, value, verdict)
     for a in assumptions:
         for value in a.alternatives:
             if value != a.default:
                 outcomes.append((a, value, rule(**{**defaults, a.name: value})))
-    kinds = {base.evidence, *(v.evidence for _, _, v in outcomes)}
+    at_corners = [(c, rule(**{**defaults, **c.choices})) for c in corners]
+    kinds = {
+        base.evidence,
+        *(v.evidence for _, _, v in outcomes),
+        *(v.evidence for _, v in at_corners),
+    }
     if len(kinds) > 1:
         raise ValueError(
             f"a rule must give one evidence kind at every choice; got {sorted(map(str, kinds))}"
         )
     flips = [(a, value, v) for a, value, v in outcomes if v.verdict != base.verdict]
     steady = [(a, value, v) for a, value, v in outcomes if v.verdict == base.verdict]
-    if flips:
+    corner_flips = [(c, v) for c, v in at_corners if v.verdict != base.verdict]
+    corner_steady = [c for c, v in at_corners if v.verdict == base.verdict]
+    if flips or corner_flips:
         head = "depends on " + "; ".join(
-            f"{a.title}: {base.verdict} at {a.default!r}, {v.verdict} at {value!r} "
-            f"({_what_changed(v.reason)})"
-            for a, value, v in flips
+            [
+                f"{a.title}: {base.verdict} at {a.default!r}, {v.verdict} at {value!r} "
+                f"({_what_changed(v.reason)})"
+                for a, value, v in flips
+            ]
+            + [
+                f"the joint corner '{c.label}' ({_corner_text(c, by_name)}): {base.verdict} at "
+                f"the defaults, {v.verdict} there ({_what_changed(v.reason)})"
+                for c, v in corner_flips
+            ]
         )
         tail = [f"at the defaults: {base.reason}"]
-        if steady:
+        if steady or corner_steady:
             tail.append(
-                "unchanged: " + ", ".join(f"{a.title} = {value!r}" for a, value, _ in steady)
+                "unchanged: "
+                + ", ".join(
+                    [f"{a.title} = {value!r}" for a, value, _ in steady]
+                    + [f"the joint corner '{c.label}'" for c in corner_steady]
+                )
             )
         verdict, reason = DEPENDS, "; ".join([head, *tail])
     else:
@@ -242,6 +304,10 @@ def robust(rule, assumptions: Sequence[Assumption]) -> Verdict:
                 f"{a.title} = {value!r} (default {a.default!r})" for a, value, _ in outcomes
             )
         )
+        if at_corners:
+            reason += "; and at the joint corners " + ", ".join(
+                f"'{c.label}' ({_corner_text(c, by_name)})" for c, _ in at_corners
+            )
     return Verdict(
         verdict,
         base.paper_value,
@@ -250,7 +316,13 @@ def robust(rule, assumptions: Sequence[Assumption]) -> Verdict:
         reason,
         base.evidence,
         tuple((a.name, value, v.verdict) for a, value, v in outcomes),
+        tuple((c.label, v.verdict) for c, v in at_corners),
+        tuple(a.name for a in assumptions if a.constant),
     )
+
+
+def _corner_text(corner: Corner, by_name: Mapping[str, Assumption]) -> str:
+    return ", ".join(f"{by_name[k].title} = {v!r}" for k, v in corner.choices.items())
 
 
 def mean_ci(values, confidence: float = CONFIDENCE) -> tuple[float, float, float]:

@@ -32,6 +32,7 @@ from incremental.experiments import GENERATOR_PARAMS, METHODS
 from incremental.instances import Fig16Setting
 from incremental.problem import theorem51_bound
 from pipeline.scorecard import (
+    DEPENDS,
     EXECUTED,
     INPUT,
     MEASURED,
@@ -259,23 +260,49 @@ def generated(runs: pd.DataFrame, variants: pd.DataFrame, **choices) -> pd.DataF
 
 def _over_generator(rule, runs: pd.DataFrame, variants: pd.DataFrame, *others) -> Verdict:
     """``rule(rows, **choices)`` at the default generator and at each end of ``GENERATOR``'s
-    ranges, and of the ``others`` (judged on ``runs``); the rule text says on how many instances
-    each was judged."""
-    names = {a.name for a in GENERATOR}
+    ranges, and of the ``others`` (judged on ``runs``).
 
-    def judged(**choices):
+    Equal sample size: each generator variant is compared with the default generator judged on
+    as many instances as the variants have (``runs``' first ones: the same seeds, common random
+    numbers), so a flip cannot come from the sample size alone. The verdict is the one on all
+    of ``runs`` (across the ``others``), ``depends`` if a variant flips the equal-size verdict;
+    the rule text says on how many instances each was judged."""
+    names = {a.name for a in GENERATOR}
+    size = variants["iteration"].nunique()
+    cut = runs[runs["iteration"] < size]
+
+    def judged(rows, **choices):
         chosen = {k: v for k, v in choices.items() if k in names}
         return rule(
-            generated(runs, variants, **chosen),
+            generated(rows, variants, **chosen),
             **{k: v for k, v in choices.items() if k not in names},
         )
 
-    verdict = robust(judged, [*GENERATOR, *others])
+    generator = robust(functools.partial(judged, cut), GENERATOR)
+    full = robust(functools.partial(judged, runs), others) if others else judged(runs)
+    equal = f"on {size} instances per setting (the defaults cut to the same first {size})"
+    if generator.verdict == DEPENDS:
+        verdict = dataclasses.replace(
+            generator,
+            reason=f"{generator.reason}; judged {equal}. On all {runs['iteration'].nunique()} "
+            f"instances at the defaults: {full.verdict}",
+        )
+    else:
+        note = (
+            f"the generator re-judged {equal}: {generator.verdict} at every end of its ranges"
+            + (
+                ""
+                if generator.verdict == full.verdict
+                else f" (the defaults read {full.verdict} on all instances)"
+            )
+        )
+        verdict = dataclasses.replace(full, reason=f"{full.reason}; {note}")
     return dataclasses.replace(
         verdict,
         rule=f"{verdict.rule}; generator re-judged at each end of its ranges on "
-        f"{variants['iteration'].nunique()} instances per setting (defaults on "
-        f"{runs['iteration'].nunique()})",
+        f"{size} instances per setting against the defaults on the same {size} (all "
+        f"{runs['iteration'].nunique()} for the verdict)",
+        robustness=generator.robustness + (full.robustness if others else ()),
     )
 
 

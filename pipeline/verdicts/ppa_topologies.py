@@ -23,9 +23,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.scorecard import (
-    DEPENDS,
     EXECUTED,
-    NOT_CHECKABLE,
     Assumption,
     Verdict,
     bootstrap_ci,
@@ -66,8 +64,8 @@ ALG5 = Assumption(
 # PPA8's other open choices: reconstructions of what the paper leaves undefined (Figs 3-4, which
 # define units and sub-topologies, are lost; Alg 5 line 7's R_i is undefined). Each has a
 # plausible range (``alternatives``), but no alternative is implemented, so none is re-judged:
-# ``ppa8_both_ways`` reads ``not checkable`` while they stand (ppa.planners.structure_aware's
-# docstring documents the package's choice of each).
+# ``ppa8_both_ways`` names them in its reason beside the verdict at the package's choices
+# (ppa.planners.structure_aware's docstring documents the package's choice of each).
 UNVARIED = (
     Assumption(
         "budget_reading",
@@ -272,12 +270,12 @@ def ppa8(runs: pd.DataFrame, rng: np.random.Generator, *, alg5: str = PACKAGE) -
 def ppa8_both_ways(runs: pd.DataFrame, seed: int, unvaried=UNVARIED) -> Verdict:
     """PPA8 through ``robust`` over ``ALG5``: SA as the package runs it and as printed, on the
     same topologies, each with a fresh bootstrap generator from ``seed`` (common random
-    numbers); ``depends`` when the two disagree. With ``unvaried`` reconstructions (open choices
-    no implementation here varies) a verdict that is not ``depends`` reads ``not checkable``: it
-    rests on choices the published material cannot decide and this package cannot re-judge;
-    the reason gives the verdict at the package's choices."""
+    numbers); ``depends`` when the two disagree, else the rule's own word (reproduced, partly or
+    not reproduced), so the claim can fail. ``unvaried`` reconstructions (open choices no
+    implementation here varies) are named in the reason as not re-judged: the verdict holds at
+    the package's choice of each."""
     verdict = robust(lambda alg5: ppa8(runs, np.random.default_rng(seed), alg5=alg5), [ALG5])
-    if not unvaried or verdict.verdict == DEPENDS:
+    if not unvaried:
         return verdict
     choices = "; ".join(
         f"{a.title}: {a.default!r} (also plausible: {', '.join(map(repr, a.alternatives))}; "
@@ -286,10 +284,8 @@ def ppa8_both_ways(runs: pd.DataFrame, seed: int, unvaried=UNVARIED) -> Verdict:
     )
     return dataclasses.replace(
         verdict,
-        verdict=NOT_CHECKABLE,
-        reason=f"Not checkable: {verdict.verdict} at the package's reconstruction, which rests on "
-        f"open choices no implementation here varies, so they are not re-judged: {choices}. "
-        f"At the package's choices: {verdict.reason}",
+        reason=f"{verdict.reason}. Not re-judged (no implementation here varies them; the "
+        f"verdict holds at the package's choice of each): {choices}",
     )
 
 

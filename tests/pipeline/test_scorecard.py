@@ -15,6 +15,7 @@ from pipeline.scorecard import (
     REPRODUCED,
     VERDICTS,
     Assumption,
+    Corner,
     Verdict,
     bootstrap_ci,
     judge,
@@ -196,7 +197,17 @@ def test_a_report_refuses_a_modelled_reproduced_row_whose_assumptions_were_not_r
     bare = judge({"a": True}, **TEXTS, evidence=MODELLED)
     with pytest.raises(ValueError, match="without its assumptions re-judged"):
         rep.record("ML1", bare)
-    judged = robust(_threshold_rule(0.5), [Assumption("threshold", 0.1, (0.2,), source="s")])
+    readings_only = robust(_threshold_rule(0.5), [Assumption("threshold", 0.1, (0.2,), source="s")])
+    with pytest.raises(ValueError, match="none of the model's constants"):
+        rep.record("ML1", readings_only)
+    judged = robust(
+        _threshold_rule(0.5),
+        [
+            Assumption("threshold", 0.1, (0.2,), source="s"),
+            Assumption("scale", 1.0, (0.9,), source="s", constant=True),
+        ],
+    )
+    assert judged.constants == ("scale",)
     assert rep.record("ML1", judged) == REPRODUCED
     row = pd.read_csv(tmp_path / "scorecard" / "multilevel_tables.csv").iloc[0]
     assert row["evidence"] == MODELLED and row["verdict"] == REPRODUCED
@@ -207,3 +218,39 @@ def test_a_report_refuses_a_row_without_an_evidence_kind(tmp_path):
 
     with pytest.raises(ValueError, match="has no evidence kind"):
         Report("multilevel_tables", reports_dir=tmp_path).record("ML1", judge({"a": True}, **TEXTS))
+
+
+def test_robust_fails_on_a_rule_that_holds_one_at_a_time_but_flips_at_a_declared_corner():
+    # threshold 0.15 or scale 0.8 alone keep 0.18·scale above the threshold; together they do not
+    assumptions = [
+        Assumption("threshold", 0.10, (0.15,), source="s", label="'slight'"),
+        Assumption("scale", 1.0, (0.8,), source="s"),
+    ]
+    rule = _threshold_rule(0.18)
+    assert robust(rule, assumptions).verdict == REPRODUCED
+    corner = Corner("strict and small", {"threshold": 0.15, "scale": 0.8}, source="both lower")
+    verdict = robust(rule, assumptions, corners=[corner])
+    assert verdict.verdict == DEPENDS
+    assert "the joint corner 'strict and small' ('slight' = 0.15, scale = 0.8)" in verdict.reason
+    assert verdict.corners == (("strict and small", NOT_REPRODUCED),)
+    other = Corner("lenient and large", {"threshold": 0.10, "scale": 1.0}, source="defaults")
+    held = robust(rule, assumptions, corners=[other])
+    assert held.verdict == REPRODUCED and "joint corners 'lenient and large'" in held.reason
+
+
+@pytest.mark.parametrize(
+    "choices, message",
+    [
+        ({"threshold": 0.15, "other": 1.0}, "not an assumption"),
+        ({"threshold": 0.15, "scale": 0.3}, "not an end of its declared range"),
+    ],
+)
+def test_robust_refuses_a_corner_outside_the_declared_ranges(choices, message):
+    assumptions = [
+        Assumption("threshold", 0.10, (0.15,), source="s"),
+        Assumption("scale", 1.0, (0.8,), source="s"),
+    ]
+    with pytest.raises(ValueError, match=message):
+        robust(_threshold_rule(0.18), assumptions, corners=[Corner("c", choices, source="s")])
+    with pytest.raises(ValueError, match="at least two"):
+        Corner("c", {"threshold": 0.15}, source="s")

@@ -17,6 +17,7 @@ from pipeline.scorecard import (
     DEPENDS,
     EXECUTED,
     MODELLED,
+    NOT_CHECKABLE,
     NOT_REPRODUCED,
     PARTLY,
     REPRODUCED,
@@ -96,12 +97,21 @@ def test_fr1_is_by_construction_and_fails_on_a_fastrecover_above_a_baseline():
 def test_fr2_fails_on_reductions_far_from_50_percent_against_either_baseline():
     assert rules.fr2(thesis_like()).verdict == REPRODUCED
     assert rules.fr2(thesis_like()).evidence == MODELLED
-    # 15% and 87%: their average is about 50%, but neither baseline is.
+    # 15% and 87%: their average is about 50%, but neither baseline is (CIs wholly outside).
     far = thesis_like(ratio=lambda p: {"NSegments": 1.18, "1Segment": 7.7})
     verdict = rules.fr2(far)
-    assert verdict.verdict == PARTLY and "about 50% vs NSegments" in verdict.reason
+    assert verdict.verdict == NOT_REPRODUCED and "about 50% vs NSegments" in verdict.reason
     worse = thesis_like(ratio=lambda p: {"NSegments": 0.8, "1Segment": 2.0})
     assert rules.fr2(worse).verdict == NOT_REPRODUCED
+
+
+def test_fr2_fails_on_a_tight_reduction_wholly_outside_about_50_percent():
+    # 20% less than both baselines, pinned by the data: less, but not "about 50%" less.
+    verdict = rules.fr2(thesis_like(ratio=lambda p: {"NSegments": 1.25, "1Segment": 1.25}))
+    assert verdict.verdict == NOT_REPRODUCED
+    assert re.search(
+        r"fails: about 50% vs NSegments \(%\): CI \[[\d., ]+\] wholly outside", verdict.reason
+    )
 
 
 def test_fr2_fails_on_a_ci_that_only_overlaps_the_band():
@@ -269,12 +279,27 @@ def test_fr9_fails_on_cubic_growth_and_on_no_growth():
     assert rules.fr9(*_times(2, 2, rng), ranges).verdict == REPRODUCED
     assert rules.fr9(*_times(2, 2, rng), ranges).evidence == EXECUTED
     cubic = rules.fr9(*_times(3, 2, rng), ranges)
-    assert cubic.verdict == PARTLY
+    assert cubic.verdict == NOT_REPRODUCED
     # A failing band condition reads as failing, not as "fails: ... meets 1.5-2.5".
     assert re.search(
-        r"fails: quadratic in n: exponent: CI \[[\d., ]+\] outside 1.5-2.5", cubic.reason
+        r"fails: quadratic in n: exponent: CI \[[\d., ]+\] wholly outside 1.5-2.5", cubic.reason
     )
     assert rules.fr9(*_times(0, 2, rng), ranges).verdict == NOT_REPRODUCED
+
+
+def test_fr9_fails_on_linear_growth_with_a_tight_exponent_ci():
+    rng = np.random.default_rng(6)
+    verdict = rules.fr9(*_times(1, 1, rng), {"n": (5, 35), "z": (20, 100)})
+    assert verdict.verdict == NOT_REPRODUCED
+    assert "fails: quadratic in n: exponent" in verdict.reason
+
+
+def test_fr9_is_not_checkable_on_a_grid_too_small_for_the_exponent_fit():
+    rng = np.random.default_rng(7)
+    chain_n, chain_z = _times(2, 2, rng)
+    chain_n = chain_n[chain_n["n"].isin([5, 20, 50])]
+    verdict = rules.fr9(chain_n, chain_z, {"n": (5, 35), "z": (20, 100)})
+    assert verdict.verdict == NOT_CHECKABLE and "3 sizes of n" in verdict.reason
 
 
 def test_fr9_fits_the_fixed_cost_beside_the_exponent():

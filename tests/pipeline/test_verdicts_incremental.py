@@ -146,7 +146,25 @@ def test_inc6_and_inc7_are_judged_at_every_end_of_the_generator_ranges():
         verdict = rule(paper_like(), with_variants(), BASE)
         assert verdict.verdict == REPRODUCED and verdict.evidence == EXECUTED
         assert len(verdict.robustness) == len(rules.generator_variants()) == 6
-        assert "30 instances per setting (defaults on 60)" in verdict.rule
+        assert "30 instances per setting against the defaults on the same 30 (all 60" in (
+            verdict.rule
+        )
+
+
+def test_inc6_fails_on_a_flip_from_sample_size_alone_only_when_judged_at_unequal_size():
+    # The default generator's first 30 instances are flat (OC as good as DP), the last 30 follow
+    # the paper; every variant is the first 30 again. Judged at unequal size (60 against 30) the
+    # variants "flip" the verdict; at equal size (the defaults cut to 30) nothing changes.
+    flat = lambda m, s: 1.0  # noqa: E731
+    first, last = paper_like(flat, instances=30), paper_like(instances=30, seed=1)
+    runs = pd.concat([first, last.assign(iteration=last["iteration"] + 30)], ignore_index=True)
+    variants = same_variants(first)
+    full = rules.inc6_rule(runs, BASE).verdict
+    small = rules.inc6_rule(first, BASE).verdict
+    assert full != small
+    verdict = rules.inc6(runs, variants, BASE)
+    assert verdict.verdict == full and verdict.verdict != DEPENDS
+    assert f"the defaults read {full} on all instances" in verdict.reason
 
 
 def test_inc6_depends_on_the_reading_of_zipf_sharing():

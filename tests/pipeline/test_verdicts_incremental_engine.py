@@ -435,6 +435,14 @@ def test_inc11_draws_follow_the_power_rule():
     assert below < 0.9**0.5 <= power
 
 
+def test_inc11_draws_fails_on_a_planted_pilot_at_the_cap_claiming_the_target_power():
+    # Paired SD 0.2 s, 20x the effect: 50 draws give far below power 0.9; the text says so.
+    n, text = rules.inc11_draws(pilot(0.2, draws=4), 300.0)
+    assert n == rules.MAX_DRAWS
+    assert "(the cap) for power 0.0" in text and "short of the target 0.9" in text
+    assert "draws for power 0.9 over" not in text
+
+
 def test_inc11_draws_fails_on_a_pilot_of_one_draw():
     with pytest.raises(ValueError, match="two or more draws"):
         rules.inc11_draws(pilot(0.01, draws=1), 300.0)

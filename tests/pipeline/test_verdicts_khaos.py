@@ -329,3 +329,64 @@ def test_kh2_modelled_row_is_judged_through_robust():
 def test_not_checkable_says_why():
     verdict = rules.not_checkable("YSB recovery-model error 0.0728", "predictions not published")
     assert verdict.verdict == NOT_CHECKABLE and "not published" in verdict.reason
+
+
+def test_kh2_simulated_fails_on_a_checkpoint_duration_that_flips_it():
+    # The simulator's constant re-judged: a 10 s checkpoint that lets static CIs beat Khaos.
+    good = TABLE2.copy()
+    good.loc[0, "recovery_violations_s"] = 100.0
+    beaten = good.copy()
+    beaten["recovery_violations_s"] = [20.0, 12.0, 33.0, 19.0, 199.0, 533.0]
+    asked = []
+
+    def table_for(**constants):
+        asked.append(constants)
+        return beaten if constants.get("checkpoint_s") == 10 else good
+
+    verdict = rules.kh2_simulated(table_for)
+    assert verdict.verdict == DEPENDS and verdict.evidence == MODELLED
+    assert "simulated checkpoint duration (s): reproduced at 5, not reproduced at 10" in (
+        verdict.reason
+    )
+    assert verdict.constants == ("checkpoint_s",)
+    assert asked == [{}, {"checkpoint_s": 2}, {"checkpoint_s": 10}]
+    steady = rules.kh2_simulated(lambda **c: good)
+    readings_only = robust(lambda **c: _kh2(good, **c), rules.KH2_ASSUMPTIONS)
+    assert steady.verdict == readings_only.verdict and steady.constants == ("checkpoint_s",)
+
+
+def test_sim_at_keeps_the_fitted_checkpoint_bump_times_duration():
+    from khaos.simulate import SimParams
+
+    sim = SimParams(checkpoint_ms=300.0, checkpoint_s=5)
+    longer = rules.sim_at(sim, checkpoint_s=10)
+    assert longer.checkpoint_s == 10 and longer.checkpoint_ms == pytest.approx(150.0)
+    with pytest.raises(ValueError, match="SIM_ASSUMPTIONS"):
+        rules.sim_at(sim, capacity=1.0)
+
+
+def test_kh4_ysb_fails_on_a_detector_setting_that_reverses_recovery():
+    # Recoveries from our detector: with a 3x threshold they fall with the CI, so KH4:ysb
+    # depends on the detector; every setting giving the same recoveries keeps the verdict.
+    rng = np.random.default_rng(1)
+    rising, falling = (
+        _per_failure(lambda ci: 1 + ci / 60, rng),
+        _per_failure(lambda ci: 3 - ci / 60, rng),
+    )
+    lat = _hourly(lambda ci: 3000 / ci, rng)
+    asked = []
+
+    def per_failure_for(**detector):
+        asked.append(detector)
+        return falling if detector.get("threshold_factor") == 3.0 else rising
+
+    verdict = rules.kh4_ysb(per_failure_for, lat, "t", evidence=MEASURED)
+    assert verdict.verdict == DEPENDS
+    assert "detector threshold (x residual SD): reproduced at 5.0, not reproduced at 3.0" in (
+        verdict.reason
+    )
+    assert asked[0] == {} and len(asked) == 1 + sum(
+        len(a.alternatives) for a in rules.KH2_YSB_DETECTOR
+    )
+    steady = rules.kh4_ysb(lambda **d: rising, lat, "t", evidence=MEASURED)
+    assert steady.verdict == REPRODUCED

@@ -89,7 +89,19 @@ def test_ppa6_parts_reproduce_on_paper_like_data():
 def test_ppa6_q2_ic_fails_on_ic_tracking_q2_as_well_as_of():
     random = paper_like_random(q2_ic=lambda of: of)
     verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-IC"]
-    assert verdict.verdict == NOT_REPRODUCED and "Q2: ρ(OF) - ρ(IC)" in verdict.reason
+    assert verdict.verdict == NOT_REPRODUCED and "fails: Q2: ρ(IC, accuracy)" in verdict.reason
+
+
+def test_ppa6_q2_ic_fails_on_ic_tracking_accuracy_where_of_equals_accuracy():
+    # OF = accuracy (ρ(OF) = 1, so ρ(OF) - ρ(IC) > 0 holds), but IC tracks accuracy closely:
+    # at the random-plans reading the claim "IC does not track" is not reproduced.
+    noise = np.random.default_rng(9)
+    random = paper_like_random(
+        q2_accuracy=lambda of: of, q2_ic=lambda of: of + 0.02 * noise.standard_normal(len(of))
+    )
+    verdict = rules.ppa6(random, paper_like_plans(), OPERATORS, rng())["PPA6:Q2-IC"]
+    assert verdict.verdict == NOT_REPRODUCED
+    assert "fails: Q2: ρ(IC, accuracy)" in verdict.reason
 
 
 def test_ppa6_q2_of_is_by_construction_when_of_equals_accuracy_exactly():

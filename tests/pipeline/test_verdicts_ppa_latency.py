@@ -214,20 +214,22 @@ def test_rejudged_rows_are_modelled_and_rejudged_at_every_end_of_every_range(mod
         assert {(name, value) for name, value, _ in verdict.robustness} == {
             (a.name, v) for a in expected for v in a.alternatives
         }
+        labels = () if claim in ("PPA3", "PPA4:active") else tuple(c.label for c in rules.CORNERS)
+        assert tuple(label for label, _ in verdict.corners) == labels
     # the defaults are the notebook's own frames
-    assert verdicts["PPA4:order"].reason.startswith(rules.ppa4(model[2])["PPA4:order"].reason)
+    assert rules.ppa4(model[2])["PPA4:order"].reason in verdicts["PPA4:order"].reason
 
 
 def test_a_ppa_latency_rule_flipping_at_a_range_end_depends(model):
     # activation 5 s: tentative outputs wait for it, the speed-up falls far below 5x
     slow = Assumption("activation", 0.2, (5.0,), source="a test range")
-    verdict = _rejudged(model, assumptions=(slow,))["PPA5"]
+    verdict = _rejudged(model, assumptions=(slow,), corners=())["PPA5"]
     assert verdict.verdict == DEPENDS
     assert "activation: reproduced at 0.2, not reproduced at 5.0" in verdict.reason
     unchanged = Assumption("activation", 0.2, (0.1,), source="a test range")
-    assert _rejudged(model, assumptions=(unchanged,), fig10_assumptions=())["PPA5"].verdict == (
-        REPRODUCED
-    )
+    assert _rejudged(model, assumptions=(unchanged,), fig10_assumptions=(), corners=())[
+        "PPA5"
+    ].verdict == (REPRODUCED)
 
 
 def test_ppa5_rejudged_across_fig10_s_sync_period_and_interval(model):
@@ -243,4 +245,13 @@ def test_ppa5_rejudged_across_fig10_s_sync_period_and_interval(model):
 def test_rejudged_rejects_an_assumption_whose_default_is_not_the_model_s(model):
     other = Assumption("restart", 3.0, (1.0,), source="a test range")
     with pytest.raises(ValueError, match="assumption 'restart' has default 3.0"):
-        _rejudged(model, assumptions=(other,))
+        _rejudged(model, assumptions=(other,), corners=())
+
+
+def test_ppa4_order_fails_on_the_passive_fast_replicas_slow_corner(model):
+    # Each constant alone keeps the order; moved together they put PPA-1.0 behind PPA-0.
+    verdicts = _rejudged(model, fig10_assumptions=())
+    verdict = verdicts["PPA4:order"]
+    assert dict(verdict.corners)["passive fast / replicas slow"] == NOT_REPRODUCED
+    assert verdict.verdict == DEPENDS
+    assert "the joint corner 'passive fast / replicas slow'" in verdict.reason

@@ -8,7 +8,6 @@ import pytest
 from pipeline.scorecard import (
     DEPENDS,
     EXECUTED,
-    NOT_CHECKABLE,
     NOT_REPRODUCED,
     PARTLY,
     REPRODUCED,
@@ -216,17 +215,19 @@ def test_ppa8_depends_when_only_the_printed_algorithm_5_fails():
     assert rules.ppa8_both_ways(paper_like(), 0, unvaried=()).verdict == REPRODUCED
 
 
-def test_ppa8_is_not_checkable_on_reconstructions_no_implementation_varies():
-    # Reproduced at the package's choices, but those rest on readings that are not re-judged.
-    verdict = rules.ppa8_both_ways(paper_like(), 0)
-    assert verdict.verdict == NOT_CHECKABLE
-    assert verdict.reason.startswith("Not checkable: reproduced at the package's reconstruction")
+def test_ppa8_both_ways_fails_on_sa_planted_at_zero_and_names_the_unvaried_choices():
+    # The rule can fail: SA planted at OF 0 (both readings) and at 10x Greedy give different words.
+    runs = paper_like()
+    worse = runs.assign(of_sa=0.0, of_sa_printed=0.0)
+    better_of = (runs["of_greedy"] * 10 + 0.05).clip(upper=1)
+    better = runs.assign(of_sa=better_of, of_sa_printed=better_of)
+    low, high = rules.ppa8_both_ways(worse, 0), rules.ppa8_both_ways(better, 0)
+    assert low.verdict == NOT_REPRODUCED
+    assert high.verdict in (REPRODUCED, PARTLY) and high.verdict != low.verdict
+    verdict = rules.ppa8_both_ways(runs, 0)
+    assert verdict.verdict == REPRODUCED and "Not re-judged" in verdict.reason
     for a in rules.UNVARIED:
         assert a.title in verdict.reason
-    # A failing verdict is not checkable as well: the failure may come from the readings.
-    runs = paper_like()
-    runs["of_sa"] = runs["of_sa_printed"] = runs["of_greedy"] - 0.05
-    assert rules.ppa8_both_ways(runs, 0).verdict == NOT_CHECKABLE
 
 
 def test_ppa8_states_the_share_of_raised_budgets_at_the_smallest_ratio():
