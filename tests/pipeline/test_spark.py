@@ -70,6 +70,8 @@ def test_session_settings(spark):
     assert conf.get("spark.ui.enabled") == "false"  # the tests turn the UI off
     assert conf.get("spark.ui.showConsoleProgress") == "false"
     assert spark.sparkContext.pythonExec == sys.executable
+    # local mode: the JVM starts on its client JIT only (pipeline.spark.LOCAL_JVM_OPTIONS)
+    assert "-XX:TieredStopAtLevel=1" in conf.get("spark.driver.extraJavaOptions")
 
 
 def test_kernels_get_one_blas_thread_unless_the_user_chose(monkeypatch):
