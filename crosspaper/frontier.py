@@ -431,7 +431,7 @@ def khaos_point(params: dict, rng) -> dict:
 def _plan(topology, fraction: float) -> frozenset[str]:
     """ppa.ppa_plan, remembered per process by the topology's defining data: the exhaustive
     search gives the same plan at every point whose factors leave the topology unchanged (most
-    of the sensitivity and decision-map points), and it was most of a PPA point's time."""
+    of the sensitivity and decision-map points); it was about half of a PPA point's CPU time."""
     key = (
         tuple((name, tuple(tasks)) for name, tasks in topology.operators.items()),
         tuple(sorted(topology.joins)),

@@ -72,6 +72,7 @@ def test_session_settings(spark):
     assert spark.sparkContext.pythonExec == sys.executable
     # local mode: the JVM starts on its client JIT only (pipeline.spark.LOCAL_JVM_OPTIONS)
     assert "-XX:TieredStopAtLevel=1" in conf.get("spark.driver.extraJavaOptions")
+    assert conf.get("spark.python.authenticate.socketTimeout") == "300s"
 
 
 def test_kernels_get_one_blas_thread_unless_the_user_chose(monkeypatch):
