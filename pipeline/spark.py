@@ -21,11 +21,6 @@ MASTER_ENV = "SPARK_MASTER"
 UI_ENV = "REPRO_SPARK_UI"  # "0" turns the web UI off (the test suite does)
 DRIVER_MEMORY_ENV = "REPRO_DRIVER_MEMORY"
 LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
-# Local mode only: the JVM's client JIT alone (C1). A notebook's driver JVM lives a minute or two
-# and mostly carries pickled rows to Python workers, so the optimizing JIT (C2) spends more CPU
-# compiling at start-up than it saves: session start-up took 12.4 -> 7.3 CPU s here (2 cores,
-# loaded), and ppa_query_accuracy's 73M-row Q1 job ran as fast. A cluster driver keeps both JITs.
-LOCAL_JVM_OPTIONS = "-XX:TieredStopAtLevel=1"
 
 
 class JavaError(RuntimeError):
@@ -129,8 +124,7 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
 
     Local settings: driver memory from ``REPRO_DRIVER_MEMORY`` (default 4g), shuffle partitions
     equal to twice the cores, Spark's own console progress bar off (sweeps draw their own), logs at
-    WARN, the web UI off when ``REPRO_SPARK_UI=0``, and the driver JVM on its client JIT only
-    (``LOCAL_JVM_OPTIONS``: a faster start).
+    WARN, and the web UI off when ``REPRO_SPARK_UI=0``.
     """
     from pyspark.sql import SparkSession
 
@@ -150,9 +144,6 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
         # One machine: bind to loopback instead of warning that the hostname resolves to it.
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     cores = os.cpu_count() or 2
-    java_options = f"-Dlog4j.configurationFile={LOG_CONFIG}"
-    if url.startswith("local"):
-        java_options += f" {LOCAL_JVM_OPTIONS}"
     builder = (
         SparkSession.builder.master(url)
         .appName(app_name)
@@ -165,7 +156,7 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
         # ran out on a machine at load 30 (cross_frontier's cold run failed in a collect with
         # "UnboundLocalError: ... 'sockfile'"); a healthy handshake takes milliseconds.
         .config("spark.python.authenticate.socketTimeout", "300s")
-        .config("spark.driver.extraJavaOptions", java_options)
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={LOG_CONFIG}")
     )
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
