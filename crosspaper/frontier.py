@@ -532,6 +532,27 @@ def khaos_point(params: dict, rng) -> dict:
     )
 
 
+def _plan(topology, fraction: float) -> frozenset[str]:
+    """ppa.ppa_plan, remembered per process by the topology's defining data: the exhaustive
+    search gives the same plan at every point whose factors leave the topology unchanged (most
+    of the sensitivity and decision-map points); it was about half of a PPA point's CPU time."""
+    key = (
+        tuple((name, tuple(tasks)) for name, tasks in topology.operators.items()),
+        tuple(sorted(topology.joins)),
+        tuple(sorted(topology.rates.items())),
+        tuple(sorted((topology.sink_rates or {}).items())),
+        fraction,
+    )
+    if key not in _PLANS:
+        from ppa import ppa_plan
+
+        _PLANS[key] = ppa_plan(topology, fraction)
+    return _PLANS[key]
+
+
+_PLANS: dict[tuple, frozenset[str]] = {}
+
+
 def ppa_point(params: dict, rng) -> dict:
     """PPA-fraction (Su & Zhou, Fig 10's plans: ppa.ppa_plan) on the scenario's topology
     (to_ppa) through crosspaper.replication: every task checkpointed every interval_s
@@ -540,12 +561,10 @@ def ppa_point(params: dict, rng) -> dict:
     once for process and single failures, ``draws`` random correlated sets), a passive task
     waits for its own node (none after a process failure) and recovers through the shared
     model; the loss is ∫ (1 - OF) of the tentative output."""
-    from ppa import ppa_plan
-
     s, timing = scenario_of(params)
     topology, _ = S.to_ppa(s)
     fraction = float(params["fraction"])
-    plan = ppa_plan(topology, fraction)
+    plan = _plan(topology, fraction)
     standby = s.resources.standby_nodes
     job, c = R.job_of(s), s.checkpoint
     T = c.interval_s

@@ -152,6 +152,10 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.ui.enabled", "false" if os.environ.get(UI_ENV) == "0" else "true")
         .config("spark.python.worker.reuse", "true")
+        # Spark's 15 s for the Python side to connect to the JVM's result server and authenticate
+        # ran out on a machine at load 30 (cross_frontier's cold run failed in a collect with
+        # "UnboundLocalError: ... 'sockfile'"); a healthy handshake takes milliseconds.
+        .config("spark.python.authenticate.socketTimeout", "300s")
         .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={LOG_CONFIG}")
     )
     spark = builder.getOrCreate()

@@ -391,3 +391,20 @@ def test_single_level_checkpoint_is_one_design_on_the_front():
     assert heads["front"] == F.SINGLE_LEVEL
     assert heads["best_checkpoint"].startswith(F.SINGLE_LEVEL + " T=")
     assert heads["longest_qos_interval_s"] == F.qos_interval({"scenario": name})
+
+
+def test_a_remembered_ppa_plan_is_the_searched_one():
+    from ppa import Topology, ppa_plan
+
+    for name, fraction in (("khaos_iot", 0.5), ("incremental_fig9", 0.375)):
+        topology, _ = S.to_ppa(F.scenario_of({"scenario": name, "headroom_factor": 1.3})[0])
+        assert F._plan(topology, fraction) == ppa_plan(topology, fraction)
+    # the same tasks with other rates are another topology: not served the first one's plan
+    operators = {"S": ["s0"], "A": ["a0"], "B": ["b0"], "K": ["k0"]}
+
+    def fan_in(rate_a, rate_b):
+        rates = {("s0", "a0"): 1.0, ("s0", "b0"): 1.0, ("a0", "k0"): rate_a, ("b0", "k0"): rate_b}
+        return Topology(operators=operators, rates=rates)
+
+    assert F._plan(fan_in(9.0, 1.0), 0.5) == frozenset({"a0", "k0"})
+    assert F._plan(fan_in(1.0, 9.0), 0.5) == frozenset({"b0", "k0"})

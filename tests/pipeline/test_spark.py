@@ -70,6 +70,9 @@ def test_session_settings(spark):
     assert conf.get("spark.ui.enabled") == "false"  # the tests turn the UI off
     assert conf.get("spark.ui.showConsoleProgress") == "false"
     assert spark.sparkContext.pythonExec == sys.executable
+    # the JVM's result servers and the Python side (pyspark reads it from the JVM) wait 300 s
+    assert conf.get("spark.python.authenticate.socketTimeout") == "300s"
+    assert os.environ["SPARK_AUTH_SOCKET_TIMEOUT"] == "300"
 
 
 def test_kernels_get_one_blas_thread_unless_the_user_chose(monkeypatch):
