@@ -10,6 +10,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from incremental.engine import (
+    Cluster,
     EngineConfig,
     FailureSchedule,
     Filter,
@@ -18,8 +19,9 @@ from incremental.engine import (
     Source,
     Topology,
     WindowCount,
+    recoveries,
+    run,
 )
-from incremental.engine.runtime import Engine
 from tests.incremental.engine.oracle import channel_inputs, sink_contents, sizes
 
 END = 4.0  # seconds of event time
@@ -95,13 +97,11 @@ def scenarios(draw, single_failure=None):
     three nodes fail at once or staggered (the later ones up to 1.5 s after, before or after the
     first is detected), and up to two more are killed while the recovery waits for the scarce
     arrivals or after the spare node came: a node holding a source partition, a recovered node
-    (an arrival), a node holding buffers for the failed partitions, or any alive one. Then zero
-    to two more kills are placed one after the other by the run's own course
-    (``_anchored_kill``): in a recovery's catch-up window after a global checkpoint, between a
-    checkpoint's acks and its completion, on a node a plan just recovered partitions to, or
-    around a rollback, a plan or a global checkpoint; the second can hit the windows the first
-    opened. Whether a kill fell inside a recovery is the engine's to say (``recoveries``), not
-    the generator's label. Channel delays have a mean of 5 ms to
+    (an arrival), a node holding buffers for the failed partitions, or any alive one. Half the
+    scenarios get one more kill placed by the run's own events (``_anchored_kill``): around a
+    rollback, a plan or a global checkpoint, preferring those in a recovery's catch-up window.
+    Whether a kill fell inside a recovery is the engine's to say (``recoveries``), not the
+    generator's label. Channel delays have a mean of 5 ms to
     150 ms, so channels interleave across mini-batches. Scenarios whose operators would output
     more than MAX_TUPLES tuples (chains of joins) are not drawn.
     """
@@ -170,91 +170,43 @@ def scenarios(draw, single_failure=None):
         "jitter": draw(st.sampled_from(JITTERS)),
         "seed": draw(st.integers(0, 2**32 - 1)),
     }
-    if single_failure is None:  # a second one can hit the windows the first one opened
-        for _ in range(draw(st.integers(0, 2))):
-            scenario = _anchored_kill(draw, scenario)
+    if single_failure is None and draw(st.booleans()):
+        scenario = _anchored_kill(draw, scenario)
     return scenario
 
 
-class _Watched(Engine):
-    """The engine, watched: the instants of the windows where an extra kill can expose the
-    protocol's subtle cases, which a run's events do not show. ``windows`` lists
-    (start, end, kind, nodes): a partition on one of ``nodes`` acked checkpoint c but c is not
-    yet complete (kind "acked", or "acked_in_recovery" when a recovery was under way at the first
-    ack: a kill there voids acks of a live incarnation that ran ahead of the recovery); a plan
-    placed partitions on a node while others still wait for one (kind "recovered": a second kill
-    of a recovered node whose output ran ahead of the checkpoint that will complete); a global
-    checkpoint did not end the recovery because a partition had not caught up (kind
-    "catch_up")."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.acked = {}  # checkpoint -> (first ack time, nodes of the acking partitions)
-        self.windows = []
-
-    def _persist(self, ckpt, pid, blob, offset):
-        if ckpt > self.global_ckpt:
-            kind = "acked" if self.recovery is None else "acked_in_recovery"
-            _, _, nodes = self.acked.setdefault(ckpt, (self.clock.now, kind, set()))
-            nodes.add(self.location[pid])
-        super()._persist(ckpt, pid, blob, offset)
-
-    def _complete(self, ckpt):
-        first, kind, nodes = self.acked.pop(ckpt, (self.clock.now, "acked", set()))
-        self.windows.append((first, self.clock.now, kind, tuple(sorted(nodes))))
-        recovering = self.recovery is not None
-        super()._complete(ckpt)
-        if recovering and self.recovery is not None and not (self.failed or self.lost):
-            now = self.clock.now
-            self.windows.append((now, now + 0.3, "catch_up", tuple(sorted(self.nodes))))
-
-    def _execute(self, chosen, *, rollback):
-        super()._execute(chosen, rollback=rollback)
-        now = self.clock.now
-        if self.failed:  # the recovery goes on: the recovered partitions run ahead meanwhile
-            for node in sorted(set(chosen.values())):
-                self.windows.append((now, now + 0.5, "recovered", (node,)))
-
-
 def _anchored_kill(draw, scenario):
-    """One more kill placed by the run's own course: the scenario is run once, watched
-    (``_Watched``), and a node alive then is killed at a time drawn in one of the windows random
-    times rarely hit, after the first kill: while a recovery waits for a partition to catch up
-    after a global checkpoint, between a checkpoint's first ack and its completion (a node that
-    acked it), just after a plan placed partitions on a node (that node), or around a rollback,
-    a plan or a global checkpoint (any alive node). The run is deterministic, so the run with
-    the added kill equals the first one up to it."""
+    """One more kill placed by the run's own events: the scenario is run once, and a node alive
+    then is killed just before or after one of its rollbacks, plans or global checkpoints after
+    the first kill. Random times rarely land there: between a checkpoint's first acks and its
+    completion, after a rollback before the survivors acked again, or in the catch-up window
+    after a global checkpoint during a recovery. The run is deterministic, so the run with the
+    added kill equals the first one up to it."""
     try:
-        watched = run_scenario(scenario, engine=_Watched, watch=True)
+        events = run_scenario(scenario).events
     except Exception:  # noqa: BLE001 - a failing run fails the property anyway
         return scenario
-    engine, events = watched, watched.events
     first = scenario["failures"].kills[0][0]
-    windows = [w for w in engine.windows if w[1] > first and w[3]]
-    by_kind = {}
-    for window in windows:
-        by_kind.setdefault(window[2], []).append(window)
     anchors = [e[0] for e in events if e[0] > first and e[1] in ("plan", "global checkpoint")]
-    kinds = sorted(by_kind) + (["event"] if anchors else [])
-    if not kinds:
+    spans = recoveries(events)
+    catch_up = [  # global checkpoints a recovery outlives: its partitions are still catching up
+        e[0] for e in events
+        if e[1] == "global checkpoint" and any(a <= e[0] < b for a, b in spans)
+    ]
+    if catch_up and draw(st.booleans()):
+        anchors = catch_up
+    if not anchors:
         return scenario
-    rarest = "catch_up" in by_kind and draw(st.booleans())
-    kind = "catch_up" if rarest else draw(st.sampled_from(kinds))
-    if kind == "event":
-        when = max(0.0, draw(st.sampled_from(anchors)) + draw(st.floats(-0.05, 0.25)))
-        nodes = None
-    else:
-        start, end, _, nodes = draw(st.sampled_from(by_kind[kind]))
-        when = draw(st.floats(max(start, first), max(end, first + 1e-3)))
+    when = max(0.0, draw(st.sampled_from(anchors)) + draw(st.floats(-0.05, 0.25)))
     dead, alive = set(), set(NODES)
-    for time, event, *rest in events:
+    for time, kind, *rest in events:
         if time > when:
             break
-        if event == "kill":
+        if kind == "kill":
             dead.add(rest[0])
-        elif event == "arrive" and rest[0] != "spare":
+        elif kind == "arrive" and rest[0] != "spare":
             alive.add(rest[0])
-    targets = sorted((alive - dead) & set(nodes) if nodes else alive - dead)
+    targets = sorted(alive - dead)
     if not targets:
         return scenario
     failures = scenario["failures"]
@@ -307,23 +259,19 @@ def topology(dag, share) -> Topology:
     return Topology(ops)
 
 
-def run_scenario(scenario, config=BASE, *, engine=Engine, watch=False):
-    """The run of ``scenario`` (``incremental.engine.run``); with ``watch``, the ``engine``
-    instance after the run, for its records."""
+def run_scenario(scenario, config=BASE):
     check_size(scenario)
     config = dataclasses.replace(config, network_jitter=scenario.get("jitter", BASE.network_jitter))
-    instance = engine(
+    return run(
         topology(scenario["dag"], scenario["share"]),
         scenario["streams"],
-        nodes=dict.fromkeys(NODES, 1.0),
-        placement=scenario["placement"],
+        cluster=Cluster(nodes=dict.fromkeys(NODES, 1.0), placement=scenario["placement"]),
         end=END,
         rng=np.random.default_rng(scenario["seed"]),
         failures=scenario["failures"],
         config=config,
+        until=UNTIL,
     )
-    result = instance.run(UNTIL)
-    return instance if watch else result
 
 
 def outcome(scenario, config=BASE):
