@@ -294,6 +294,7 @@ class Engine:
             transmit = self._transmit
             for dst, env, spent in partition.outbox:
                 transmit(pid, dst, env, start + spent / capacity)
+            partition.sent = (start, capacity, partition.outbox)  # for a kill mid-step (_unsend)
             partition.outbox = []
         if partition.written:
             at, incarnation, gen = self.clock.at, self.incarnation[pid], self.gen
@@ -403,19 +404,33 @@ class Engine:
         now = self.clock.now
         pending = [acks for c, acks in self.checkpoints.items() if c > self.global_ckpt]
         for pid in node.pids:
-            self.work_of_dead += self.parts.pop(pid).processed
+            partition = self.parts.pop(pid)
+            self.work_of_dead += partition.processed
+            self._unsend(partition, now)
             del self.location[pid]
             self.death[(pid, self.incarnation[pid])] = now
             self.incarnation[pid] += 1
             for acks in pending:  # Section 4.4: a dead incarnation's acks are void
                 acks.pop(pid, None)
         self.lost.update(node.pids)
-        self.events.append((self.clock.now, "kill", name))
+        self.events.append((self.clock.now, "kill", name, tuple(node.pids)))
         when = self.clock.now + self.config.detection_delay
         if when not in self.detecting:  # kills at one instant are detected together
             self.detecting[when] = {}
             self.clock.at(when, self._detect, when)
         self.detecting[when][name] = node.pids
+
+    def _unsend(self, partition: Partition, now: float) -> None:
+        """Lower ``chan_high`` to what a partition killed at ``now`` really sent: the messages
+        of its last step that would have left at or after the kill never leave (``_deliver``
+        drops them), so no downstream partition received them and ``_recovered`` must not wait
+        for them."""
+        start, capacity, outbox = partition.sent
+        chan_high = self.chan_high
+        for dst, env, spent in outbox:
+            key = (partition.pid, dst)
+            if start + spent / capacity >= now and key in chan_high:
+                chan_high[key] = min(chan_high[key], env[0] - 1)
 
     def _detect(self, when) -> None:
         detected = self.detecting.pop(when)
@@ -546,11 +561,13 @@ def recoveries(events) -> list[tuple[float, float]]:
 
 
 def kills_during_recovery(events) -> list[tuple[float, str]]:
-    """The node kills ``(time, node)`` of ``events`` that fell inside a recovery (``recoveries``):
-    a kill before the detection that starts a recovery, or after it ended, is not one."""
+    """The node kills ``(time, node)`` of ``events`` that fell inside a recovery (``recoveries``)
+    and failed something: a kill before the detection that starts a recovery, or after it ended,
+    is not one, nor a kill of a node that held no partition (and so no buffer or source log
+    reader) at that instant, such as a new node before any plan placed a partition on it."""
     spans = recoveries(events)
     return [(event[0], event[2]) for event in events
-            if event[1] == "kill" and any(a <= event[0] < b for a, b in spans)]
+            if event[1] == "kill" and event[3] and any(a <= event[0] < b for a, b in spans)]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -85,6 +85,21 @@ def _ends_before_caught_up(original):
     return recovered
 
 
+def _ends_one_behind(original):
+    """The catch-up test of ``Engine._recovered`` is off by one: a partition one message behind
+    what its downstream partitions received counts as caught up."""
+
+    def recovered(self):
+        high = self.chan_high
+        self.chan_high = {channel: seq - 1 for channel, seq in high.items()}
+        try:
+            return original(self)
+        finally:
+            self.chan_high = high
+
+    return recovered
+
+
 def _keeps_dead_acks(original):
     """Checkpoint acks of a killed incarnation stay counted (half of cause B of issue 17)."""
 
@@ -153,6 +168,7 @@ PATCH_MUTANTS = {  # name -> the (class, method, mutation) patches it makes
     "keeps_abandoned_acks": [(Engine, "_execute", _keeps_abandoned_acks)],
     "ends_while_failed": [(Engine, "_recovered", _ends_while_failed)],
     "ends_before_caught_up": [(Engine, "_recovered", _ends_before_caught_up)],
+    "ends_one_behind": [(Engine, "_recovered", _ends_one_behind)],
     "keeps_dead_acks_restores_latest": [
         (Engine, "_kill", _keeps_dead_acks),
         (Engine, "_execute", _restores_from_latest),

@@ -78,13 +78,25 @@ def test_incremental_outputs_resume_before_blocking_ones():
 
 
 def test_recoveries_span_from_the_detection_to_the_global_checkpoint_that_ends_them():
-    events = [(1.0, "kill", "a"), (1.2, "recovering", ()), (1.5, "kill", "b"),
+    held = (("o", 0),)
+    events = [(1.0, "kill", "a", held), (1.2, "recovering", ()), (1.5, "kill", "b", held),
               (3.0, "global checkpoint", 5), (3.0, "recovered", "incremental"),
-              (3.0, "kill", "c"), (4.0, "kill", "d"), (4.2, "recovering", ()),
-              (4.5, "kill", "e")]
+              (3.0, "kill", "c", held), (4.0, "kill", "d", held), (4.2, "recovering", ()),
+              (4.5, "kill", "e", held)]
     assert recoveries(events) == [(1.2, 3.0), (4.2, math.inf)]
     # a: before its recovery's detection; c: at the end; d: between recoveries
     assert kills_during_recovery(events) == [(1.5, "b"), (4.5, "e")]
+
+
+def test_kills_during_recovery_fails_on_a_kill_of_a_node_that_held_nothing():
+    """INC10 counts a kill as a failure during recovery only if the node held a partition: a new
+    node killed before a plan placed anything on it failed nothing."""
+    events = [(1.0, "kill", "a", (("o", 0),)), (1.2, "recovering", ()),
+              (1.5, "kill", "new0", ()), (2.0, "kill", "b", (("s", 1),))]
+    assert kills_during_recovery(events) == [(2.0, "b")]
+    result = run_scenario(replay_of_a_multi_input_partition())
+    kills = [e for e in result.events if e[1] == "kill"]
+    assert kills and all(e[3] for e in kills)  # each of its kills took partitions down
 
 
 def test_a_run_records_its_recovery_span():

@@ -24,6 +24,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, example, given, seed, settings
 
+from incremental.engine.runtime import Engine
 from tests.incremental.engine.mutants import CONFIG_MUTANTS, PATCH_MUTANTS, patched
 from tests.incremental.engine.scenarios import (
     BASE,
@@ -53,6 +54,9 @@ CAUGHT_BY = {
     "dedup_off_by_one": "cause_a_seed7",
     "no_incarnation_check": "no_incarnation_check",
     "ends_before_caught_up": "cause_a_seed7",
+    # cause_a_seed7 with a2 killed at 4.57 s instead of 4.6 s: at global checkpoint 25 (6.52 s)
+    # o3,1 is exactly one message behind what o4,0 and o4,1 received (see the test below).
+    "ends_one_behind": "ends_one_behind",
     "keeps_dead_acks_restores_latest": "cause_b_seed11",
     # cause_a_seed7 plus a kill of n0 at 6.5 s, in the catch-up window after global checkpoint
     # 20 (6.48 s), while the recovery from checkpoint 15 waits for o3,1 and o4,2 to catch up.
@@ -106,6 +110,20 @@ def test_the_property_fails_on_each_mutant(mutant):
 
 def test_every_mutant_is_caught_or_explained():
     assert set(CAUGHT_BY) | {"ends_while_failed"} == set(CONFIG_MUTANTS) | set(PATCH_MUTANTS)
+
+
+def test_ends_one_behind_is_caught_only_when_unsent_messages_are_not_counted(monkeypatch):
+    """A node killed mid-step never sends the rest of its step (``_deliver`` drops it), but
+    ``chan_high`` counted it when the step was scheduled: o3,1's killed incarnation on a2 had
+    sent one message past what its replacement reaches at checkpoint 25 and scheduled one more,
+    so the lag looked like 2, and a catch-up test off by one behaved like the right one.
+    ``Engine._unsend`` lowers ``chan_high`` to what was sent before the kill; without it the
+    mutant survives this example."""
+    scenario = COUNTEREXAMPLES["ends_one_behind"]
+    with patched("ends_one_behind"):
+        assert outcome(scenario)[1]
+        monkeypatch.setattr(Engine, "_unsend", lambda self, partition, now: None)
+        assert not outcome(scenario)[1]
 
 
 def test_trim_past_live_source_fails_the_property_by_an_engine_error():
