@@ -49,9 +49,7 @@ def simulate_failures(
     segments = np.unique(head)
     member = head[:, None] == segments[None, :]  # (n, S)
     work = storage.delta_snap(topology.pi) + topology.tau * topology.rates / eta
-    replay = storage.delta_log(
-        topology.rates[segments] * topology.theta[segments] / eta[segments]
-    )
+    replay = storage.delta_log(topology.rates[segments] * topology.theta[segments] / eta[segments])
 
     p = topology.rho / topology.rho.sum()
     drawn = rng.choice(n, size=(failures, multiplicity), p=p)

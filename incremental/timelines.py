@@ -112,8 +112,11 @@ def fit_vocabulary(draws: int = HASHTAGS, distinct: int = DISTINCT) -> int:
     """V such that ``draws`` hashtags give ``distinct`` distinct ones in expectation."""
     if not 1 <= distinct < draws:
         raise ValueError(f"need 1 <= distinct < draws; got {distinct}, {draws}")
-    root = optimize.brentq(lambda lv: expected_distinct(math.exp(lv), draws) - distinct,
-                           math.log(distinct), math.log(distinct) + 30)
+    root = optimize.brentq(
+        lambda lv: expected_distinct(math.exp(lv), draws) - distinct,
+        math.log(distinct),
+        math.log(distinct) + 30,
+    )
     return int(round(math.exp(root)))
 
 
@@ -127,7 +130,8 @@ def hashtag_counts(u, mean: float = HASHTAGS_PER_TWEET) -> np.ndarray:
     if not mean > 1:
         raise ValueError(f"mean must be > 1; got {mean}")
     return 1 + np.floor(np.log(np.asarray(u, dtype=float)) / math.log(1 - 1 / mean)).astype(
-        np.int64)
+        np.int64
+    )
 
 
 def hashtag_stream(tweets: int, tweet_rate: float, rng: np.random.Generator) -> list:
@@ -141,8 +145,9 @@ def hashtag_stream(tweets: int, tweet_rate: float, rng: np.random.Generator) -> 
     j = np.arange(ranks.size) - np.repeat(np.cumsum(counts) - counts, counts)
     ts = tweet / tweet_rate
     keys = ranks * SHARDS + tweet % SHARDS
-    return [(float(t), int(k), (int(i), int(n)))
-            for t, k, i, n in zip(ts, keys, tweet, j, strict=True)]
+    return [
+        (float(t), int(k), (int(i), int(n))) for t, k, i, n in zip(ts, keys, tweet, j, strict=True)
+    ]
 
 
 # --- Fig 9: the topology -------------------------------------------------------------------
@@ -193,15 +198,35 @@ def fig9_topology(rate: float, rho: float = RHO) -> Topology:
     for (name, _), node in placement.items():
         load[node] = load.get(node, 0.0) + units[name]
     cost = rho / (rate * max(load.values()))
-    ops = [Source(name="source", cost=cost, share=SHARE_ALONE),
-           Map(name="parser", input="source", divisor=SHARDS, cost=cost, share=SHARE_ALONE)]
+    ops = [
+        Source(name="source", cost=cost, share=SHARE_ALONE),
+        Map(name="parser", input="source", divisor=SHARDS, cost=cost, share=SHARE_ALONE),
+    ]
     for a, (size, slide) in enumerate(AGGREGATE_WINDOWS):
-        ops.append(WindowCount(name=f"O{a}", input="parser", size=size, slide=slide, cost=cost,
-                               share=SHARE_AGGREGATE, output=True))
+        ops.append(
+            WindowCount(
+                name=f"O{a}",
+                input="parser",
+                size=size,
+                slide=slide,
+                cost=cost,
+                share=SHARE_AGGREGATE,
+                output=True,
+            )
+        )
     for i, combo in enumerate(COMBINATIONS):
         names = tuple(f"O{a}" for a in combo)
-        ops.append(Merge(name=f"O{4 + i}", input=names[0], subscribes=names, size=MERGE_WINDOW,
-                         cost=cost, share=SHARE_AGGREGATE, output=True))
+        ops.append(
+            Merge(
+                name=f"O{4 + i}",
+                input=names[0],
+                subscribes=names,
+                size=MERGE_WINDOW,
+                cost=cost,
+                share=SHARE_AGGREGATE,
+                output=True,
+            )
+        )
     return Topology(ops)
 
 
@@ -223,8 +248,9 @@ def latency_offset(topology: Topology, name: str) -> float:
 # --- Fig 7 ---------------------------------------------------------------------------------
 
 
-def acquisition_times(count: int, rng: np.random.Generator,
-                      distribution: str = "uniform") -> np.ndarray:
+def acquisition_times(
+    count: int, rng: np.random.Generator, distribution: str = "uniform"
+) -> np.ndarray:
     """Seconds from the request to each of ``count`` new nodes being ready (unsorted: node k's
     time is the k-th draw whatever ``count``, so scenarios with fewer nodes share draws)."""
     if distribution not in DISTRIBUTIONS:
@@ -243,8 +269,15 @@ def acquisition_times(count: int, rng: np.random.Generator,
 # --- relative latency and available queries ------------------------------------------------
 
 
-def relative_latency(result, topology: Topology, *, t_fail: float, warmup: float,
-                     horizon: float, delta_t: float = DELTA_T) -> pd.DataFrame:
+def relative_latency(
+    result,
+    topology: Topology,
+    *,
+    t_fail: float,
+    warmup: float,
+    horizon: float,
+    delta_t: float = DELTA_T,
+) -> pd.DataFrame:
     """Per output partition and ΔT bin in [0, horizon): mean RL (NaN without output) and
     availability (mean RL < THETA). l_s is the mean latency of outputs written in
     [warmup, t_fail)."""
@@ -260,8 +293,13 @@ def relative_latency(result, topology: Topology, *, t_fail: float, warmup: float
         index = np.digitize(written, edges) - 1
         for b in range(len(edges) - 1):
             mine = latency[index == b]
-            rows.append({"query": pid[0], "bin_start": edges[b],
-                         "rl": float(mine.mean() / base) if mine.size else math.nan})
+            rows.append(
+                {
+                    "query": pid[0],
+                    "bin_start": edges[b],
+                    "rl": float(mine.mean() / base) if mine.size else math.nan,
+                }
+            )
     frame = pd.DataFrame(rows)
     # A single bin without output between two available ones lost nothing: its output fell
     # into a neighbour as firing times shifted. Otherwise an empty bin is unavailable (a run of
@@ -283,8 +321,9 @@ def recovery_times(rl: pd.DataFrame, t_fail: float) -> pd.Series:
         ok = part["available"].to_numpy()
         bad = np.flatnonzero(~ok)
         start = 0 if bad.size == 0 else bad[-1] + 1
-        times[query] = (part["bin_start"].iloc[start] + DELTA_T - t_fail
-                        if start < len(part) else math.nan)
+        times[query] = (
+            part["bin_start"].iloc[start] + DELTA_T - t_fail if start < len(part) else math.nan
+        )
     return pd.Series(times, name="recovery_time")
 
 
@@ -294,19 +333,35 @@ def recovery_times(rl: pd.DataFrame, t_fail: float) -> pd.Series:
 def _plans(topology, placement, killed, arrivals, alive_free):
     """BestDensity plans as nodes arrive (placement.recover_as_nodes_arrive): one for the
     detection, then one per arrival, as the engine asks for them."""
-    edges = [(up, pid) for pid in topology.partitions
-             for up in topology.upstream_partitions(pid)]
+    edges = [(up, pid) for pid in topology.partitions for up in topology.upstream_partitions(pid)]
     outputs = [p for p in topology.partitions if topology.operators[p[0]].output]
     costs = {p: topology.operators[p[0]].share for p in topology.partitions}
-    problem = problem_from_topology(edges=edges, outputs=outputs, costs=costs,
-                                    placement=placement, failed_nodes=killed)
-    steps = recover_as_nodes_arrive(problem, [(t, c) for t, _, c in arrivals],
-                                    scheduler=schedule_best_density, alive_free=alive_free)
+    problem = problem_from_topology(
+        edges=edges, outputs=outputs, costs=costs, placement=placement, failed_nodes=killed
+    )
+    steps = recover_as_nodes_arrive(
+        problem,
+        [(t, c) for t, _, c in arrivals],
+        scheduler=schedule_best_density,
+        alive_free=alive_free,
+    )
     return [step.plan.partitions for step in steps]
 
 
-def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fail: float,
-             end: float, rng: np.random.Generator, stream=None, audit: bool = False, later=()):
+def fig9_run(
+    *,
+    scheme: str,
+    killed,
+    rate: float,
+    rho: float,
+    acquisition,
+    t_fail: float,
+    end: float,
+    rng: np.random.Generator,
+    stream=None,
+    audit: bool = False,
+    later=(),
+):
     """One correlated failure on Fig 9: ``killed`` nodes at ``t_fail``; one new node per killed
     node, ready ``acquisition[k]`` after the detection (BestCase: all at t_fail + 180 s).
     ``later``: failures during the recovery, ``(after, delay, node)`` kills ``delay`` s after
@@ -324,13 +379,17 @@ def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fai
     placement = fig9_placement()
     # Section 7.2: checkpoints every 10 s. Mini-batches of 0.5 s, not Appendix C's 0.1 s: five
     # times fewer barriers to simulate, at most 0.5 s more latency against minutes of recovery.
-    config = EngineConfig(strategy="blocking" if scheme == "blocking" else "incremental",
-                          batch_interval=0.5, checkpoint_interval=10.0, audit=audit)
+    config = EngineConfig(
+        strategy="blocking" if scheme == "blocking" else "incremental",
+        batch_interval=0.5,
+        checkpoint_interval=10.0,
+        audit=audit,
+    )
     detect = t_fail + config.detection_delay
     if scheme == "bestcase":
         ready = [t_fail + BESTCASE_DELAY] * len(killed)
     else:
-        ready = [detect + float(a) for a in acquisition[:len(killed)]]
+        ready = [detect + float(a) for a in acquisition[: len(killed)]]
     kills = [(t_fail, n) for n in killed]
     for after, delay, node in later:
         if after != "fail" and after not in {f"new{k}" for k in range(len(ready))}:
@@ -343,17 +402,25 @@ def fig9_run(*, scheme: str, killed, rate: float, rho: float, acquisition, t_fai
     load = {}
     for pid, node in placement.items():
         load[node] = load.get(node, 0.0) + topology.operators[pid[0]].share
-    alive_free = [max(0.0, config.cpu_cap - load.get(n, 0.0)) for n in sorted(nodes)
-                  if n not in killed]
+    alive_free = [
+        max(0.0, config.cpu_cap - load.get(n, 0.0)) for n in sorted(nodes) if n not in killed
+    ]
     plans = None
     if scheme != "blocking":
         plans = _plans(topology, placement, killed, arrivals, alive_free)
     if stream is None:
         tweet_rate = rate / HASHTAGS_PER_TWEET
         stream = hashtag_stream(int(end * tweet_rate), tweet_rate, rng)
-    result = run(topology, {"source": stream}, cluster=Cluster(nodes=nodes, placement=placement),
-                 end=end, rng=rng, config=config, plans=plans,
-                 failures=FailureSchedule(kills=tuple(kills), arrivals=arrivals))
+    result = run(
+        topology,
+        {"source": stream},
+        cluster=Cluster(nodes=nodes, placement=placement),
+        end=end,
+        rng=rng,
+        config=config,
+        plans=plans,
+        failures=FailureSchedule(kills=tuple(kills), arrivals=arrivals),
+    )
     return topology, result
 
 
@@ -367,23 +434,39 @@ def fig9_counts(stream) -> dict:
     for a, (size, slide) in enumerate(AGGREGATE_WINDOWS):
         span = round(size / slide)
         last = np.floor(ts / slide).astype(np.int64)
-        windows = pd.DataFrame({"window": np.concatenate([last - j for j in range(span)]),
-                                "hashtag": np.tile(hashtag, span)})
+        windows = pd.DataFrame(
+            {
+                "window": np.concatenate([last - j for j in range(span)]),
+                "hashtag": np.tile(hashtag, span),
+            }
+        )
         counts = windows.value_counts().rename("count").reset_index()
         counts["end"] = (counts["window"] + span) * slide
         frames.append(counts.assign(operator=f"O{a}"))
     aggregates = pd.concat(frames, ignore_index=True)
     for i, combo in enumerate(COMBINATIONS):
         part = aggregates[aggregates["operator"].isin([f"O{a}" for a in combo])]
-        windows = pd.DataFrame({"window": np.floor(part["end"] / MERGE_WINDOW).astype(np.int64),
-                                "hashtag": part["hashtag"]})
+        windows = pd.DataFrame(
+            {
+                "window": np.floor(part["end"] / MERGE_WINDOW).astype(np.int64),
+                "hashtag": part["hashtag"],
+            }
+        )
         counts = windows.value_counts().rename("count").reset_index()
         counts["end"] = (counts["window"] + 1) * MERGE_WINDOW
         frames.append(counts.assign(operator=f"O{4 + i}"))
     rows = pd.concat(frames, ignore_index=True)
-    return {(o, int(w), int(h)): (float(e), int(c)) for o, w, h, e, c in zip(
-        rows["operator"], rows["window"], rows["hashtag"], rows["end"], rows["count"],
-        strict=True)}
+    return {
+        (o, int(w), int(h)): (float(e), int(c))
+        for o, w, h, e, c in zip(
+            rows["operator"],
+            rows["window"],
+            rows["hashtag"],
+            rows["end"],
+            rows["count"],
+            strict=True,
+        )
+    }
 
 
 def oracle_check(result, expected: dict) -> dict:
@@ -391,8 +474,11 @@ def oracle_check(result, expected: dict) -> dict:
     extra and wrong (another count or window end), whether the run stalled (never reached its
     end-of-stream checkpoint), sequence gaps and conflicting sink writes; beside them the
     run's failures during recovery (``during_recovery``)."""
-    got = {(name, uid[1], key): (end, value) for name, results in result.outputs.items()
-           for uid, (key, end, value) in results.items()}
+    got = {
+        (name, uid[1], key): (end, value)
+        for name, results in result.outputs.items()
+        for uid, (key, end, value) in results.items()
+    }
     return {
         "results": len(expected),
         "missing": len(expected.keys() - got.keys()),
@@ -446,12 +532,14 @@ def fig8_topology(rate: float, rho: float, share: float = 0.05) -> Topology:
         raise ValueError(f"need rate > 0 and rho > 0; got {rate}, {rho}")
     cost = rho * FIG8_NODES / (4 * rate)  # each node: 4 operators at rate / 5 each
     common = {"parallelism": FIG8_NODES, "cost": cost, "share": share}
-    return Topology([
-        Source(name="source", **common),
-        Map(name="parser", input="source", divisor=SHARDS, **common),
-        WindowCount(name="win1", input="parser", size=FIG8_WINDOW, output=True, **common),
-        WindowCount(name="win2", input="parser", size=FIG8_WINDOW, output=True, **common),
-    ])
+    return Topology(
+        [
+            Source(name="source", **common),
+            Map(name="parser", input="source", divisor=SHARDS, **common),
+            WindowCount(name="win1", input="parser", size=FIG8_WINDOW, output=True, **common),
+            WindowCount(name="win2", input="parser", size=FIG8_WINDOW, output=True, **common),
+        ]
+    )
 
 
 # --- Appendix C: Fig 17 --------------------------------------------------------------------
@@ -466,11 +554,15 @@ def fig17_topology(cost: float) -> Topology:
         raise ValueError(f"cost must be finite and > 0; got {cost}")
     common = {"cost": cost, "share": 0.2}
     (t1, s1), (t2, s2) = FIG17_WINDOWS
-    return Topology([
-        Source(name="source", **common),
-        Map(name="parser", input="source", divisor=SHARDS, parallelism=4, **common),
-        WindowCount(name="win1", input="parser", size=t1, slide=s1, parallelism=4,
-                    output=True, **common),
-        WindowCount(name="win2", input="parser", size=t2, slide=s2, parallelism=4,
-                    output=True, **common),
-    ])
+    return Topology(
+        [
+            Source(name="source", **common),
+            Map(name="parser", input="source", divisor=SHARDS, parallelism=4, **common),
+            WindowCount(
+                name="win1", input="parser", size=t1, slide=s1, parallelism=4, output=True, **common
+            ),
+            WindowCount(
+                name="win2", input="parser", size=t2, slide=s2, parallelism=4, output=True, **common
+            ),
+        ]
+    )

@@ -48,4 +48,3 @@ def side_by_side(
         out[f"{col} ok"] = np.abs(diff) <= half[col].to_numpy(float) + 1e-9
         out[f"{col} half"] = half[col].to_numpy(float)
     return out
-

@@ -51,8 +51,13 @@ class EngineConfig:
         ratio = self.checkpoint_interval / self.batch_interval
         if ratio < 1 or abs(ratio - round(ratio)) > 1e-9:
             raise ValueError("checkpoint_interval must be a positive multiple of batch_interval")
-        for name in ("detection_delay", "network_latency", "network_jitter", "marker_cost",
-                     "checkpoint_cost_per_byte"):
+        for name in (
+            "detection_delay",
+            "network_latency",
+            "network_jitter",
+            "marker_cost",
+            "checkpoint_cost_per_byte",
+        ):
             if not 0 <= getattr(self, name) < math.inf:
                 raise ValueError(f"{name} must be finite and >= 0; got {getattr(self, name)}")
 

@@ -40,8 +40,7 @@ def on_data(op: Operator, state: dict, side: int, data: tuple, emit) -> None:
         sides[side].append(data)
         for other in sides[1 - side]:
             left, right = (data, other) if side == 0 else (other, data)
-            emit(((op.name, left[0], right[0]), key, max(left[2], right[2]),
-                  (left[3], right[3])))
+            emit(((op.name, left[0], right[0]), key, max(left[2], right[2]), (left[3], right[3])))
     else:
         raise ValueError(f"operator {op.name} of type {type(op).__name__} takes no input")
 

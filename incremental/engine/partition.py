@@ -38,13 +38,21 @@ class Partition:
         self.log = log
         self.channels = topology.upstream_partitions(pid)
         self.side = {ch: op.inputs.index(ch[0]) for ch in self.channels}
-        self.routes = [(name, topology.operators[name].parallelism)
-                       for name in topology.downstream[pid[0]]]
+        self.routes = [
+            (name, topology.operators[name].parallelism) for name in topology.downstream[pid[0]]
+        ]
         self.targets = topology.downstream_partitions(pid)
         self.processed = 0  # data tuples processed, replays included (throughput)
-        self._load(0, operators.initial_state(op), {ch: 0 for ch in self.channels},
-                   {dst: 0 for dst in self.targets}, {ch: -math.inf for ch in self.channels},
-                   -math.inf, 0, {ch: [] for ch in self.channels} if settings.audit else None)
+        self._load(
+            0,
+            operators.initial_state(op),
+            {ch: 0 for ch in self.channels},
+            {dst: 0 for dst in self.targets},
+            {ch: -math.inf for ch in self.channels},
+            -math.inf,
+            0,
+            {ch: [] for ch in self.channels} if settings.audit else None,
+        )
         self.order_preserving = False
         self.buffering = False
 
@@ -52,8 +60,16 @@ class Partition:
 
     def snapshot(self, boundary: int) -> bytes:
         return pickle.dumps(
-            (boundary, self.state, self.last_seq, self.out_seq, self.ch_wm, self.out_wm,
-             self.offset, self.audit),
+            (
+                boundary,
+                self.state,
+                self.last_seq,
+                self.out_seq,
+                self.ch_wm,
+                self.out_wm,
+                self.offset,
+                self.audit,
+            ),
             protocol=pickle.HIGHEST_PROTOCOL,
         )
 

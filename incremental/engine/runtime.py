@@ -95,9 +95,19 @@ class RunResult:
 
 
 class Engine:
-    def __init__(self, topology: Topology, streams, *, nodes, placement, end: float,
-                 rng: np.random.Generator, failures: FailureSchedule | None = None,
-                 plans=None, config: EngineConfig | None = None):
+    def __init__(
+        self,
+        topology: Topology,
+        streams,
+        *,
+        nodes,
+        placement,
+        end: float,
+        rng: np.random.Generator,
+        failures: FailureSchedule | None = None,
+        plans=None,
+        config: EngineConfig | None = None,
+    ):
         failures = FailureSchedule() if failures is None else failures
         config = EngineConfig() if config is None else config
         if not isinstance(topology, Topology):
@@ -227,12 +237,13 @@ class Engine:
         final = {}
         for pid, blob in blobs.items():
             _, state, last_seq, out_seq, _, _, _, audit = pickle.loads(blob)
-            final[pid] = {"state": state, "last_seq": last_seq, "out_seq": out_seq,
-                          "audit": audit}
+            final[pid] = {"state": state, "last_seq": last_seq, "out_seq": out_seq, "audit": audit}
         return RunResult(
             outputs={name: dict(results) for name, results in self.sink.results.items()},
-            latency={pid: np.asarray(rows, dtype=float).reshape(-1, 2)
-                     for pid, rows in self.sink.latency.items()},
+            latency={
+                pid: np.asarray(rows, dtype=float).reshape(-1, 2)
+                for pid, rows in self.sink.latency.items()
+            },
             final_states=final,
             global_checkpoint=self.global_ckpt,
             completed=self.global_ckpt == self.settings.last_boundary,
@@ -261,8 +272,9 @@ class Engine:
                 finish = now + partition.step() / node.capacity
                 self._flush(partition, now, node.capacity)
                 node.busy = True
-                self.clock.at(finish, self._free, node, node.gen, partition.pid,
-                              partition.persisted)
+                self.clock.at(
+                    finish, self._free, node, node.gen, partition.pid, partition.persisted
+                )
                 partition.persisted = []
                 return
         dues = [d for pid in pids if (d := self._due(pid)) is not None]
@@ -310,9 +322,12 @@ class Engine:
 
     def _delay(self) -> float:
         if self._next_delay == len(self._delays):
-            self._delays = (self.config.network_latency + self.rng.exponential(
-                self.config.network_jitter, _DRAWS) if self.config.network_jitter > 0 else
-                np.full(_DRAWS, self.config.network_latency)).tolist()  # Python floats: fast
+            self._delays = (
+                self.config.network_latency
+                + self.rng.exponential(self.config.network_jitter, _DRAWS)
+                if self.config.network_jitter > 0
+                else np.full(_DRAWS, self.config.network_latency)
+            ).tolist()  # Python floats: fast
             self._next_delay = 0
         self._next_delay += 1
         return self._delays[self._next_delay - 1]
@@ -331,13 +346,18 @@ class Engine:
         if seq > self.chan_high.get(key, 0):
             self.chan_high[key] = seq
         incarnation = self.incarnation
-        self.clock.at(time, self._deliver, src, incarnation[src], depart, dst, incarnation[dst],
-                      self.gen, env)
+        self.clock.at(
+            time, self._deliver, src, incarnation[src], depart, dst, incarnation[dst], self.gen, env
+        )
 
-    def _deliver(self, src, sent_by: int, depart: float, dst, incarnation: int, gen: int,
-                 env) -> None:
-        if (gen != self.gen or incarnation != self.incarnation[dst]
-                or (self.death and depart >= self.death.get((src, sent_by), math.inf))):
+    def _deliver(
+        self, src, sent_by: int, depart: float, dst, incarnation: int, gen: int, env
+    ) -> None:
+        if (
+            gen != self.gen
+            or incarnation != self.incarnation[dst]
+            or (self.death and depart >= self.death.get((src, sent_by), math.inf))
+        ):
             return  # rolled back, sent to a dead incarnation, or never sent (killed first)
         status = self.parts[dst].receive(src, env)
         if status == "duplicate":
@@ -486,8 +506,10 @@ class Engine:
     def _place(self, candidates) -> dict:
         """Largest share first (then upstream first), each to the node with the most free capacity
         under the cap."""
-        free = {name: node.capacity * self.config.cpu_cap - self._load(node)
-                for name, node in sorted(self.nodes.items())}
+        free = {
+            name: node.capacity * self.config.cpu_cap - self._load(node)
+            for name, node in sorted(self.nodes.items())
+        }
         chosen = {}
         if not free:
             return chosen
@@ -503,8 +525,10 @@ class Engine:
     def _execute(self, chosen: dict, *, rollback: bool) -> None:
         """Algorithm 2 for plan ``chosen`` (partition -> node)."""
         incremental = self.recovery == "incremental"
-        modes = {"order_preserving": incremental and self.config.order_preserving,
-                 "buffering": incremental and self.config.buffering}
+        modes = {
+            "order_preserving": incremental and self.config.order_preserving,
+            "buffering": incremental and self.config.buffering,
+        }
         if rollback:  # lines 7-11
             self.base = self.global_ckpt
             self.gen += 1
@@ -566,8 +590,11 @@ def kills_during_recovery(events) -> list[tuple[float, str]]:
     is not one, nor a kill of a node that held no partition (and so no buffer or source log
     reader) at that instant, such as a new node before any plan placed a partition on it."""
     spans = recoveries(events)
-    return [(event[0], event[2]) for event in events
-            if event[1] == "kill" and event[3] and any(a <= event[0] < b for a, b in spans)]
+    return [
+        (event[0], event[2])
+        for event in events
+        if event[1] == "kill" and event[3] and any(a <= event[0] < b for a, b in spans)
+    ]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -578,12 +605,30 @@ class Cluster:
     placement: dict = field(default_factory=dict)
 
 
-def run(topology: Topology, streams, *, cluster: Cluster, end: float,
-        rng: np.random.Generator, failures: FailureSchedule | None = None, plans=None,
-        config: EngineConfig | None = None, until: float = math.inf) -> RunResult:
+def run(
+    topology: Topology,
+    streams,
+    *,
+    cluster: Cluster,
+    end: float,
+    rng: np.random.Generator,
+    failures: FailureSchedule | None = None,
+    plans=None,
+    config: EngineConfig | None = None,
+    until: float = math.inf,
+) -> RunResult:
     """Run ``topology`` on ``streams`` ({source: [(ts, key, value)]}, event times in [0, end))
     under ``failures``; the stream ends with a final global checkpoint at ``end`` (rounded up to
     a mini-batch boundary)."""
-    engine = Engine(topology, streams, nodes=cluster.nodes, placement=cluster.placement,
-                    end=end, rng=rng, failures=failures, plans=plans, config=config)
+    engine = Engine(
+        topology,
+        streams,
+        nodes=cluster.nodes,
+        placement=cluster.placement,
+        end=end,
+        rng=rng,
+        failures=failures,
+        plans=plans,
+        config=config,
+    )
     return engine.run(until)

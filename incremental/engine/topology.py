@@ -172,8 +172,9 @@ class Topology:
         for name in self.order:
             for up in self.operators[name].inputs:
                 self.downstream[up].append(name)
-        self.partitions = [(name, i) for name in self.order
-                           for i in range(self.operators[name].parallelism)]
+        self.partitions = [
+            (name, i) for name in self.order for i in range(self.operators[name].parallelism)
+        ]
         self.sources = [p for p in self.partitions if isinstance(self.operators[p[0]], Source)]
 
     def _topological_order(self) -> list[str]:
@@ -197,10 +198,16 @@ class Topology:
     def upstream_partitions(self, pid) -> list[tuple[str, int]]:
         """The input channels of ``pid``, sorted by upstream partition id (Algorithm 1's
         InputList)."""
-        ups = [(up, i) for up in self.operators[pid[0]].inputs
-               for i in range(self.operators[up].parallelism)]
+        ups = [
+            (up, i)
+            for up in self.operators[pid[0]].inputs
+            for i in range(self.operators[up].parallelism)
+        ]
         return sorted(ups)
 
     def downstream_partitions(self, pid) -> list[tuple[str, int]]:
-        return [(down, i) for down in self.downstream[pid[0]]
-                for i in range(self.operators[down].parallelism)]
+        return [
+            (down, i)
+            for down in self.downstream[pid[0]]
+            for i in range(self.operators[down].parallelism)
+        ]

@@ -40,20 +40,24 @@ def run_summary(rows: pd.DataFrame) -> pd.DataFrame:
     horizon = rows["end"].iloc[0] - 2 * 20.0 - rows["t_fail"].iloc[0]
     per_query = failed.groupby([*RUN, "query"])["recovery_time"].first()
     filled = per_query.fillna(horizon)
-    summary = pd.DataFrame({
-        "mean_recovery": filled.groupby(level=RUN).mean(),
-        "all_recovered": filled.groupby(level=RUN).max(),
-        "censored": per_query.isna().groupby(level=RUN).sum(),
-        "violations": rows.groupby(RUN)["exactly_once_violations"].first(),
-    })
+    summary = pd.DataFrame(
+        {
+            "mean_recovery": filled.groupby(level=RUN).mean(),
+            "all_recovered": filled.groupby(level=RUN).max(),
+            "censored": per_query.isna().groupby(level=RUN).sum(),
+            "violations": rows.groupby(RUN)["exactly_once_violations"].first(),
+        }
+    )
     return summary.reset_index()
 
 
 def paired(summary: pd.DataFrame, column: str, a: dict, b: dict) -> pd.Series:
     """Per iteration, ``column`` of the runs matching ``a`` minus those matching ``b``."""
+
     def pick(match):
         mask = np.logical_and.reduce([summary[k] == v for k, v in match.items()])
         return summary[mask].set_index("iteration")[column]
+
     return (pick(a) - pick(b)).dropna()
 
 
@@ -75,23 +79,40 @@ INC45_POWER = 0.9
 
 def _inc4_differences(summary: pd.DataFrame) -> list[tuple[str, pd.Series]]:
     base = {"failure": "all", "distribution": "uniform"}
-    return [(f"{worse} - {better}", paired(summary, "mean_recovery", {**base, "scheme": worse},
-                                           {**base, "scheme": better}))
-            for worse, better in (("incremental", "bestcase"), ("blocking", "incremental"))]
+    return [
+        (
+            f"{worse} - {better}",
+            paired(summary, "mean_recovery", {**base, "scheme": worse}, {**base, "scheme": better}),
+        )
+        for worse, better in (("incremental", "bestcase"), ("blocking", "incremental"))
+    ]
 
 
 def _inc5_differences(summary: pd.DataFrame) -> list[tuple[str, pd.Series]]:
     out = []
     for failure in ("upstream", "downstream"):
         base = {"failure": failure, "distribution": "uniform"}
-        out.append((f"{failure}: blocking - incremental",
-                    paired(summary, "mean_recovery", {**base, "scheme": "blocking"},
-                           {**base, "scheme": "incremental"})))
+        out.append(
+            (
+                f"{failure}: blocking - incremental",
+                paired(
+                    summary,
+                    "mean_recovery",
+                    {**base, "scheme": "blocking"},
+                    {**base, "scheme": "incremental"},
+                ),
+            )
+        )
     inc = {"scheme": "incremental", "distribution": "uniform"}
     for four in ("topological4", "reverse4"):
-        out.append((f"8 nodes - 4 nodes ({four}), last query back",
-                    paired(summary, "all_recovered", {**inc, "failure": "all"},
-                           {**inc, "failure": four})))
+        out.append(
+            (
+                f"8 nodes - 4 nodes ({four}), last query back",
+                paired(
+                    summary, "all_recovered", {**inc, "failure": "all"}, {**inc, "failure": four}
+                ),
+            )
+        )
     return out
 
 
@@ -122,8 +143,13 @@ def inc45_draws(pilot: pd.DataFrame, claim: str) -> tuple[int, str]:
         < power
     ):
         n += 1
-    capped = math.isfinite(effect) and TTestPower().power(
-        effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided") < power
+    capped = (
+        math.isfinite(effect)
+        and TTestPower().power(
+            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
+        )
+        < power
+    )
     text = (
         f"{'more than ' if capped else ''}{n} draws for power {INC45_POWER:g} over "
         f"{len(differences)} differences "
@@ -168,7 +194,9 @@ def inc4(summary: pd.DataFrame, required: int | None = None, draws_rule: str = "
     15 failed queries per draw. ``required`` (``inc45_draws``): below it a difference not shown
     is not a refutation."""
     return _judge_differences(
-        _inc4_differences(summary), required, draws_rule,
+        _inc4_differences(summary),
+        required,
+        draws_rule,
         paper_value="BestCase < Incremental < Storm (Blocking) (Fig 12)",
         rule="95% CI of the paired difference of the mean recovery time of the failed queries "
         "(Incremental - BestCase and Blocking - Incremental) entirely above 0; a CI holding 0 "
@@ -185,7 +213,9 @@ def inc5(summary: pd.DataFrame, required: int | None = None, draws_rule: str = "
     happens after the last arrival (catch-up, the last ΔT bin). ``required`` (``inc45_draws``):
     below it a difference not shown is not a refutation."""
     return _judge_differences(
-        _inc5_differences(summary), required, draws_rule,
+        _inc5_differences(summary),
+        required,
+        draws_rule,
         paper_value="Incremental beats blocking for upstream and downstream failures; 8 failed "
         "nodes take longer than 4 (Figs 13-15)",
         rule="95% CIs of paired differences above 0: mean recovery time of the failed queries, "
@@ -295,7 +325,8 @@ def slopes(rows: pd.DataFrame, start: float, stop: float) -> pd.DataFrame:
     latency against write time in [start, stop) (s of latency per s)."""
     part = rows[(rows["time"] >= start) & (rows["time"] < stop)]
     fit = part.groupby(["rho", "failures", "iteration"]).apply(
-        lambda g: np.polyfit(g["time"], g["latency"], 1)[0], include_groups=False)
+        lambda g: np.polyfit(g["time"], g["latency"], 1)[0], include_groups=False
+    )
     return fit.rename("slope").reset_index()
 
 
@@ -311,8 +342,11 @@ def inc3(slope: pd.DataFrame, rho: float) -> Verdict:
     m1, lo1, hi1 = mean_ci(one)
     return judge(
         {f"2 failures: slope {ci_text(m2, lo2, hi2, unit=' s/s')}, CI lower > 0": lo2 > 0},
-        {f"1 failure: slope {ci_text(m1, lo1, hi1, unit=' s/s')} below the 2-failure CI": (
-            hi1 < lo2)},
+        {
+            f"1 failure: slope {ci_text(m1, lo1, hi1, unit=' s/s')} below the 2-failure CI": (
+                hi1 < lo2
+            )
+        },
         paper_value="latency grows without bound after 2 of 5 nodes are lost (Fig 11)",
         reproduced=f"rho {rho:g}: slope 2 failures {m2:.3f} s/s, 1 failure {m1:.3f} s/s",
         rule="95% CI of the latency slope over the last part of the run: > 0 with 2 failures; "
@@ -353,26 +387,36 @@ def inc10(check: dict, runs: pd.DataFrame) -> Verdict:
     totals = {name: int(runs[name].sum()) for name in ORACLE_COUNTS}
     genuine = runs[runs["failures_during_recovery"] > 0]
     labelled = runs[runs["during_recovery"] != "none"]
-    per_label = ", ".join(
-        f"{label} {int((part['failures_during_recovery'] > 0).sum())} of {len(part)}"
-        for label, part in labelled.groupby("during_recovery")
-    ) or "none labelled"
+    per_label = (
+        ", ".join(
+            f"{label} {int((part['failures_during_recovery'] > 0).sum())} of {len(part)}"
+            for label, part in labelled.groupby("during_recovery")
+        )
+        or "none labelled"
+    )
     oracle_during = int(check.get("failures_during_recovery", 0))
     named = check.get("named_during_recovery") or "none"
 
     def counts(c):
-        return (f"{c['missing']} missing, {c['extra']} extra, {c['wrong']} wrong, "
-                f"{c['stalled']} stalled, {c['gaps']} sequence gaps, {c['conflicts']} "
-                "conflicting writes")
+        return (
+            f"{c['missing']} missing, {c['extra']} extra, {c['wrong']} wrong, "
+            f"{c['stalled']} stalled, {c['gaps']} sequence gaps, {c['conflicts']} "
+            "conflicting writes"
+        )
 
     return judge(
-        {f"Spark SQL oracle run of {check['results']} results: {counts(check)}": not any(
-            check[n] for n in ORACLE_COUNTS),
-         f"{len(runs)} sweep runs: {counts(totals)}": not any(totals.values())},
-        {f"Spark SQL oracle run with {oracle_during} node failure(s) during recovery "
-         f"({named}), >= 1": oracle_during > 0,
-         f"{len(genuine)} sweep runs with a node failing during recovery by the engine's "
-         f"events (runs with one by label: {per_label}), >= 1": len(genuine) > 0},
+        {
+            f"Spark SQL oracle run of {check['results']} results: {counts(check)}": not any(
+                check[n] for n in ORACLE_COUNTS
+            ),
+            f"{len(runs)} sweep runs: {counts(totals)}": not any(totals.values()),
+        },
+        {
+            f"Spark SQL oracle run with {oracle_during} node failure(s) during recovery "
+            f"({named}), >= 1": oracle_during > 0,
+            f"{len(genuine)} sweep runs with a node failing during recovery by the engine's "
+            f"events (runs with one by label: {per_label}), >= 1": len(genuine) > 0,
+        },
         paper_value="exactly-once results under repeated correlated failures, failures during "
         "recovery included",
         reproduced=f"Spark SQL oracle run ({oracle_during} failure(s) during recovery: {named}): "
@@ -404,8 +448,9 @@ def inc11_draws(pilot: pd.DataFrame, saturating: float) -> tuple[int, str]:
     largest standard deviation of the paired difference over those rates in ``pilot``
     (``overhead_point`` rows of both modes, at least two draws); MAX_DRAWS at most, where the
     text states the power those draws achieve."""
-    modes = pilot.pivot_table(index=["rate", "iteration"], columns="order_preserving",
-                              values="latency_mean")
+    modes = pilot.pivot_table(
+        index=["rate", "iteration"], columns="order_preserving", values="latency_mean"
+    )
     rates = sorted(r for r in modes.index.get_level_values(0).unique() if r < saturating)
     if not rates or modes.index.get_level_values(1).nunique() < 2:
         raise ValueError("pilot needs two or more draws at a rate below saturating")
@@ -413,19 +458,34 @@ def inc11_draws(pilot: pd.DataFrame, saturating: float) -> tuple[int, str]:
     power = INC11_POWER ** (1 / len(rates))
     effect = INC11_EFFECT / sd if sd > 0 else math.inf
     n = 2
-    while n < MAX_DRAWS and math.isfinite(effect) and TTestPower().power(
-            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided") < power:
+    while (
+        n < MAX_DRAWS
+        and math.isfinite(effect)
+        and TTestPower().power(
+            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
+        )
+        < power
+    ):
         n += 1
-    achieved = (TTestPower().power(effect_size=effect, nobs=n, alpha=1 - CONFIDENCE,
-                                   alternative="two-sided") if math.isfinite(effect) else 1.0)
+    achieved = (
+        TTestPower().power(
+            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
+        )
+        if math.isfinite(effect)
+        else 1.0
+    )
     # At the cap the target is not reached: say the power the draws do give, not the target.
-    aim = (f"{n} draws (the cap) for power {achieved ** len(rates):.2g} over {len(rates)} rate(s) "
-           f"({achieved:.3f} each), short of the target {INC11_POWER:g}"
-           if achieved < power else
-           f"{n} draws for power {INC11_POWER:g} over {len(rates)} rate(s) ({power:.3f} each)")
-    text = (f"{aim} to detect {INC11_EFFECT:g} s of added latency (a tenth of a 100 ms batch) at "
-            f"the pilot's largest paired SD {sd:.3g} s "
-            f"({modes.index.get_level_values(1).nunique()} pilot draws, own seed)")
+    aim = (
+        f"{n} draws (the cap) for power {achieved ** len(rates):.2g} over {len(rates)} rate(s) "
+        f"({achieved:.3f} each), short of the target {INC11_POWER:g}"
+        if achieved < power
+        else f"{n} draws for power {INC11_POWER:g} over {len(rates)} rate(s) ({power:.3f} each)"
+    )
+    text = (
+        f"{aim} to detect {INC11_EFFECT:g} s of added latency (a tenth of a 100 ms batch) at "
+        f"the pilot's largest paired SD {sd:.3g} s "
+        f"({modes.index.get_level_values(1).nunique()} pilot draws, own seed)"
+    )
     return n, text
 
 
@@ -437,15 +497,24 @@ def inc11(overhead: pd.DataFrame, saturating: float, draws_rule: str = "") -> Ve
     its barriers. ``draws_rule`` (``inc11_draws``' text) says how the draw count was fixed. The
     engine's own speed (tuples per CPU second, ``cpu_throughput``) is reported beside it, not
     judged."""
-    modes = overhead.pivot_table(index=["rate", "iteration"], columns="order_preserving",
-                                 values=["throughput", "latency_mean", "cpu_throughput"])
+    modes = overhead.pivot_table(
+        index=["rate", "iteration"],
+        columns="order_preserving",
+        values=["throughput", "latency_mean", "cpu_throughput"],
+    )
     top = modes.loc[saturating]
     ratio = (top[("throughput", True)] / top[("throughput", False)]).mean()
-    head = {f"max throughput ratio (order-preserving / tuple-based) {ratio:.4f} within 2% of 1":
-            abs(ratio - 1) <= 0.02}
-    shown = [f"max throughput {top[('throughput', False)].mean():.1f} vs "
-             f"{top[('throughput', True)].mean():.1f} tuples/s (tuple-based vs order-preserving, "
-             "engine's virtual time)"]
+    head = {
+        f"max throughput ratio (order-preserving / tuple-based) {ratio:.4f} within 2% of 1": abs(
+            ratio - 1
+        )
+        <= 0.02
+    }
+    shown = [
+        f"max throughput {top[('throughput', False)].mean():.1f} vs "
+        f"{top[('throughput', True)].mean():.1f} tuples/s (tuple-based vs order-preserving, "
+        "engine's virtual time)"
+    ]
     for rate in sorted(r for r in modes.index.get_level_values(0).unique() if r < saturating):
         part = modes.loc[rate]
         diff = part[("latency_mean", True)] - part[("latency_mean", False)]
@@ -453,8 +522,10 @@ def inc11(overhead: pd.DataFrame, saturating: float, draws_rule: str = "") -> Ve
         text = f"rate {rate:g}: added latency {ci_text(mean, lo, hi, unit=' s')}"
         head[f"{text} > 0"] = lo > 0
         shown.append(text)
-    shown.append(f"engine speed at the saturating rate {top[('cpu_throughput', False)].mean():,.0f}"
-                 f" vs {top[('cpu_throughput', True)].mean():,.0f} tuples per CPU second")
+    shown.append(
+        f"engine speed at the saturating rate {top[('cpu_throughput', False)].mean():,.0f}"
+        f" vs {top[('cpu_throughput', True)].mean():,.0f} tuples per CPU second"
+    )
     return judge(
         head,
         paper_value="same maximal throughput (about 12,000 tuples/s on Fig 17); "
@@ -475,19 +546,26 @@ def inc12(intervals: pd.DataFrame, latency_rate: float, saturating: float) -> Ve
     virtual time a checkpoint costs only its serialized bytes times the engine's constant
     (1e-8 s per byte, not from the paper), so the size of both effects is that constant's. The
     measured values are reported as this implementation's, with its CPU-time speed."""
+
     def at(rate):
-        return intervals[intervals["rate"] == rate].groupby("checkpoint_interval").mean(
-            numeric_only=True)
+        return (
+            intervals[intervals["rate"] == rate]
+            .groupby("checkpoint_interval")
+            .mean(numeric_only=True)
+        )
+
     top, low = at(saturating), at(latency_rate)
     if top.empty or low.empty:
         raise ValueError("intervals must hold rows at latency_rate and at saturating")
     lo, hi = top.index.min(), top.index.max()
     p99 = low["latency_p99"]
     ratio = p99.get(1.0, np.nan) / p99.get(20.0, np.nan)
-    text = (f"throughput {top['throughput'][lo]:.1f} at {lo:g} s vs {top['throughput'][hi]:.1f} "
-            f"tuples/s at {hi:g} s (virtual time); lowest p99 latency at {p99.idxmin():g} s; "
-            f"p99 at 1 s / 20 s = {ratio:.2f}; engine speed {top['cpu_throughput'][lo]:,.0f} at "
-            f"{lo:g} s vs {top['cpu_throughput'][hi]:,.0f} tuples per CPU second at {hi:g} s")
+    text = (
+        f"throughput {top['throughput'][lo]:.1f} at {lo:g} s vs {top['throughput'][hi]:.1f} "
+        f"tuples/s at {hi:g} s (virtual time); lowest p99 latency at {p99.idxmin():g} s; "
+        f"p99 at 1 s / 20 s = {ratio:.2f}; engine speed {top['cpu_throughput'][lo]:,.0f} at "
+        f"{lo:g} s vs {top['cpu_throughput'][hi]:,.0f} tuples per CPU second at {hi:g} s"
+    )
     return Verdict(
         NOT_CHECKABLE,
         "throughput falls as the interval shrinks; latency lowest at 20 s; p99 at 1 s about 3x "

@@ -14,21 +14,32 @@ N = 20_000  # records over 10 s of event time
 
 def engine(order_preserving: bool) -> Engine:
     # Appendix C, Fig 17: a source, two sliding-window counts with parallelism 4.
-    topology = Topology([
-        Source(name="source"),
-        WindowCount(name="win1", input="source", parallelism=4, size=1.0, slide=0.5,
-                    output=True),
-        WindowCount(name="win2", input="source", parallelism=4, size=2.0, slide=1.0,
-                    output=True),
-    ])
+    topology = Topology(
+        [
+            Source(name="source"),
+            WindowCount(
+                name="win1", input="source", parallelism=4, size=1.0, slide=0.5, output=True
+            ),
+            WindowCount(
+                name="win2", input="source", parallelism=4, size=2.0, slide=1.0, output=True
+            ),
+        ]
+    )
     rng = np.random.default_rng(0)
     ts = np.sort(rng.uniform(0, 10, N))
     keys = rng.zipf(1.5, N) % 1000
     records = [(float(t), int(k), None) for t, k in zip(ts, keys, strict=True)]
     nodes = {f"n{i}": 2.0 for i in range(5)}
     placement = {pid: f"n{i % 5}" for i, pid in enumerate(topology.partitions)}
-    built = Engine(topology, {"source": records}, nodes=nodes, placement=placement, end=10.0,
-                   rng=np.random.default_rng(1), config=EngineConfig(checkpoint_interval=2.0))
+    built = Engine(
+        topology,
+        {"source": records},
+        nodes=nodes,
+        placement=placement,
+        end=10.0,
+        rng=np.random.default_rng(1),
+        config=EngineConfig(checkpoint_interval=2.0),
+    )
     if order_preserving:  # as during an incremental recovery
         for partition in built.parts.values():
             partition.order_preserving = True
@@ -60,12 +71,21 @@ def test_engine_recovery_cpu_seconds(benchmark):
         rng = np.random.default_rng(0)
         began = time.process_time()
         _, result = timelines.fig9_run(
-            scheme="incremental", killed=timelines.FAILURE_SETS["all"], rate=4.0,
-            rho=timelines.RHO, acquisition=timelines.acquisition_times(9, rng), t_fail=80.0,
-            end=300.0, rng=rng, later=timelines.DURING_RECOVERY["buffer holder"])
+            scheme="incremental",
+            killed=timelines.FAILURE_SETS["all"],
+            rate=4.0,
+            rho=timelines.RHO,
+            acquisition=timelines.acquisition_times(9, rng),
+            t_fail=80.0,
+            end=300.0,
+            rng=rng,
+            later=timelines.DURING_RECOVERY["buffer holder"],
+        )
         return result, time.process_time() - began
 
     result, cpu = benchmark.pedantic(once, rounds=3, iterations=1)
     benchmark.extra_info.update({"cpu_seconds": cpu, "processed": result.processed})
-    print(f"\nengine, Fig 9 recovery: {result.processed} tuples in {cpu:.2f} CPU s "
-          f"= {result.processed / cpu:,.0f} tuples per CPU s")
+    print(
+        f"\nengine, Fig 9 recovery: {result.processed} tuples in {cpu:.2f} CPU s "
+        f"= {result.processed / cpu:,.0f} tuples per CPU s"
+    )

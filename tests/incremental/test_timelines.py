@@ -87,9 +87,12 @@ def test_fig9_queries_are_the_upstream_closures_and_all_fail_with_the_eight_node
     outputs = [p for p in topology.partitions if topology.operators[p[0]].output]
     assert len(outputs) == 15
     problem = problem_from_topology(
-        edges=edges, outputs=outputs,
+        edges=edges,
+        outputs=outputs,
         costs={p: topology.operators[p[0]].share for p in topology.partitions},
-        placement=T.fig9_placement(), failed_nodes=T.FAILURE_SETS["all"])
+        placement=T.fig9_placement(),
+        failed_nodes=T.FAILURE_SETS["all"],
+    )
     assert len(problem.queries) == 15
     # Q14 needs all four aggregates, its own partition and nothing alive counts
     failed14 = problem.queries[("O14", 0)][0]
@@ -116,7 +119,8 @@ def test_fig9_costs_put_the_busiest_node_at_rho():
     per_node = {}
     for pid, node in T.fig9_placement().items():
         per_node[node] = per_node.get(node, 0.0) + topology.operators[pid[0]].cost * (
-            rate * T._units()[pid[0]])
+            rate * T._units()[pid[0]]
+        )
     assert max(per_node.values()) == pytest.approx(rho)
     with pytest.raises(ValueError, match="rho"):
         T.fig9_topology(10.0, rho=1.5)
@@ -141,10 +145,10 @@ def test_latency_offset_is_the_mean_age_of_contributing_tuples_by_monte_carlo():
             last = np.floor(ts / agg.step)
             for back in range(agg.span):  # every window of the tuple
                 end = (last - back) * agg.step + agg.size
-                ages.append(end - ts if a == name
-                            else (np.floor(end / op.size) + 1) * op.size - ts)
+                ages.append(end - ts if a == name else (np.floor(end / op.size) + 1) * op.size - ts)
         assert T.latency_offset(topology, name) == pytest.approx(
-            np.concatenate(ages).mean(), rel=0.01)
+            np.concatenate(ages).mean(), rel=0.01
+        )
 
 
 # --- Fig 7 ---------------------------------------------------------------------------------
@@ -172,8 +176,9 @@ def test_acquisition_laws_span_two_to_six_minutes_in_order_and_share_prefix_draw
 def fake_result(latencies: dict):
     """A RunResult stand-in holding only what relative_latency reads: per output partition
     rows (write time, latency)."""
-    return SimpleNamespace(latency={pid: np.asarray(rows, float).reshape(-1, 2)
-                                    for pid, rows in latencies.items()})
+    return SimpleNamespace(
+        latency={pid: np.asarray(rows, float).reshape(-1, 2) for pid, rows in latencies.items()}
+    )
 
 
 def test_relative_latency_and_recovery_time_on_a_known_timeline():
@@ -184,10 +189,12 @@ def test_relative_latency_and_recovery_time_on_a_known_timeline():
     slow = np.where((times >= 100) & (times < 200), 20.0 * (1 + offset) - offset, 1.0)
     # O1: no output between 100 and 300 s, then normal; O2: never back
     gap = times[(times < 100) | (times >= 300)]
-    rows = {("O0", 0): np.c_[times, slow], ("O1", 0): np.c_[gap, np.ones_like(gap)],
-            ("O2", 0): np.c_[times, np.where(times < 100, 1.0, 50.0)]}
-    rl = T.relative_latency(fake_result(rows), topology, t_fail=100.0, warmup=20.0,
-                            horizon=400.0)
+    rows = {
+        ("O0", 0): np.c_[times, slow],
+        ("O1", 0): np.c_[gap, np.ones_like(gap)],
+        ("O2", 0): np.c_[times, np.where(times < 100, 1.0, 50.0)],
+    }
+    rl = T.relative_latency(fake_result(rows), topology, t_fail=100.0, warmup=20.0, horizon=400.0)
     o0 = rl[rl["query"] == "O0"].set_index("bin_start")
     assert o0.loc[0.0, "rl"] == pytest.approx(1.0) and o0.loc[120.0, "rl"] == pytest.approx(20.0)
     assert not o0.loc[180.0, "available"] and o0.loc[200.0, "available"]
@@ -204,8 +211,13 @@ def test_relative_latency_and_recovery_time_on_a_known_timeline():
 def test_an_empty_bin_between_available_ones_is_available():
     topology = T.fig9_topology(rate=10.0)
     times = np.array([5.0, 25.0, 45.0, 85.0, 105.0])  # bin 60-80 empty
-    rl = T.relative_latency(fake_result({("O0", 0): np.c_[times, np.ones(5)]}), topology,
-                            t_fail=50.0, warmup=0.0, horizon=120.0)
+    rl = T.relative_latency(
+        fake_result({("O0", 0): np.c_[times, np.ones(5)]}),
+        topology,
+        t_fail=50.0,
+        warmup=0.0,
+        horizon=120.0,
+    )
     o0 = rl[rl["query"] == "O0"].set_index("bin_start")
     assert np.isnan(o0.loc[60.0, "rl"]) and o0.loc[60.0, "available"]
 
@@ -222,18 +234,34 @@ def stream():
 
 @pytest.fixture(scope="module")
 def failure_free(stream):
-    _, result = T.fig9_run(scheme="blocking", killed=("n0",), rate=RATE, rho=T.RHO,
-                           acquisition=[1.0], t_fail=END - 1.0, end=END,
-                           rng=np.random.default_rng(0), stream=stream)
+    _, result = T.fig9_run(
+        scheme="blocking",
+        killed=("n0",),
+        rate=RATE,
+        rho=T.RHO,
+        acquisition=[1.0],
+        t_fail=END - 1.0,
+        end=END,
+        rng=np.random.default_rng(0),
+        stream=stream,
+    )
     return result
 
 
 @pytest.mark.parametrize("scheme", T.SCHEMES)
 def test_fig9_schemes_give_the_failure_free_results_exactly_once(stream, failure_free, scheme):
-    _, result = T.fig9_run(scheme=scheme, killed=T.FAILURE_SETS["all"], rate=RATE, rho=T.RHO,
-                           acquisition=[5.0, 9.0, 14.0, 20.0, 24.0, 30.0, 33.0, 40.0],
-                           t_fail=30.0, end=END, rng=np.random.default_rng(9), stream=stream,
-                           audit=True)
+    _, result = T.fig9_run(
+        scheme=scheme,
+        killed=T.FAILURE_SETS["all"],
+        rate=RATE,
+        rho=T.RHO,
+        acquisition=[5.0, 9.0, 14.0, 20.0, 24.0, 30.0, 33.0, 40.0],
+        t_fail=30.0,
+        end=END,
+        rng=np.random.default_rng(9),
+        stream=stream,
+        audit=True,
+    )
     assert result.completed and not result.gaps and not result.conflicts
     assert result.outputs == failure_free.outputs
     plans = [e for e in result.events if e[1] == "plan" and e[2]]
@@ -248,12 +276,21 @@ def test_fig9_schemes_give_the_failure_free_results_exactly_once(stream, failure
 
 @pytest.mark.parametrize("during", [d for d in T.DURING_RECOVERY if d != "none"])
 def test_the_oracle_check_passes_with_a_failure_during_recovery_and_counts_each_fault(
-        stream, during):
+    stream, during
+):
     acquisition = [5.0, 9.0, 14.0, 20.0, 24.0, 30.0, 33.0, 40.0, 12.0]
-    _, result = T.fig9_run(scheme="incremental", killed=T.FAILURE_SETS["all"], rate=RATE,
-                           rho=T.RHO, acquisition=acquisition, t_fail=30.0, end=END,
-                           rng=np.random.default_rng(9), stream=stream,
-                           later=T.DURING_RECOVERY[during])
+    _, result = T.fig9_run(
+        scheme="incremental",
+        killed=T.FAILURE_SETS["all"],
+        rate=RATE,
+        rho=T.RHO,
+        acquisition=acquisition,
+        t_fail=30.0,
+        end=END,
+        rng=np.random.default_rng(9),
+        stream=stream,
+        later=T.DURING_RECOVERY[during],
+    )
     assert sum(e[1] == "kill" for e in result.events) == 9
     expected = T.fig9_counts(stream)
     check = T.oracle_check(result, expected)
@@ -267,21 +304,33 @@ def test_the_oracle_check_passes_with_a_failure_during_recovery_and_counts_each_
     outputs["O5"].pop(next(iter(outputs["O5"])))  # missing
     outputs["O6"][("O6", 10**6, 1)] = (1, 0.0, 1)  # extra
     broken = dataclasses.replace(result, outputs=outputs, completed=False, gaps=((0, 1, 2, 3),))
-    assert T.oracle_check(broken, expected) == {"results": check["results"], "missing": 1,
-                                                "extra": 1, "wrong": 1, "stalled": 1,
-                                                "gaps": 1, "conflicts": 0,
-                                                "failures_during_recovery": 1,
-                                                "named_during_recovery":
-                                                    check["named_during_recovery"]}
+    assert T.oracle_check(broken, expected) == {
+        "results": check["results"],
+        "missing": 1,
+        "extra": 1,
+        "wrong": 1,
+        "stalled": 1,
+        "gaps": 1,
+        "conflicts": 0,
+        "failures_during_recovery": 1,
+        "named_during_recovery": check["named_during_recovery"],
+    }
 
 
 def test_incremental_recovers_the_first_queries_before_blocking_recovers_any():
-    params = {"failure": "all", "rate": 1.0, "rho": T.RHO, "distribution": "uniform",
-              "t_fail": 60.0, "end": 520.0}
+    params = {
+        "failure": "all",
+        "rate": 1.0,
+        "rho": T.RHO,
+        "distribution": "uniform",
+        "t_fail": 60.0,
+        "end": 520.0,
+    }
     rec = {}
     for scheme in ("incremental", "blocking"):
-        rows = pd.DataFrame(E.correlated_point({**params, "scheme": scheme},
-                                               np.random.default_rng(10)))
+        rows = pd.DataFrame(
+            E.correlated_point({**params, "scheme": scheme}, np.random.default_rng(10))
+        )
         assert rows["failed"].all() and (rows["exactly_once_violations"] == 0).all()
         rec[scheme] = rows.groupby("query")["recovery_time"].first()
         last = rows["last_arrival"].iloc[0] - 60.0
@@ -292,23 +341,49 @@ def test_incremental_recovers_the_first_queries_before_blocking_recovers_any():
 
 def test_correlated_point_rejects_bad_parameters():
     with pytest.raises(ValueError, match="failure"):
-        E.correlated_point({"scheme": "incremental", "failure": "some", "rate": 1.0, "rho": 0.1,
-                            "distribution": "uniform", "t_fail": 60.0, "end": 200.0},
-                           np.random.default_rng(0))
+        E.correlated_point(
+            {
+                "scheme": "incremental",
+                "failure": "some",
+                "rate": 1.0,
+                "rho": 0.1,
+                "distribution": "uniform",
+                "t_fail": 60.0,
+                "end": 200.0,
+            },
+            np.random.default_rng(0),
+        )
     with pytest.raises(ValueError, match="params must give"):
         E.correlated_point({"scheme": "incremental"}, np.random.default_rng(0))
     with pytest.raises(ValueError, match="scheme"):
-        T.fig9_run(scheme="eager", killed=("n0",), rate=1.0, rho=0.1, acquisition=[1.0],
-                   t_fail=10.0, end=50.0, rng=np.random.default_rng(0))
+        T.fig9_run(
+            scheme="eager",
+            killed=("n0",),
+            rate=1.0,
+            rho=0.1,
+            acquisition=[1.0],
+            t_fail=10.0,
+            end=50.0,
+            rng=np.random.default_rng(0),
+        )
 
 
 FIG8 = {"rate": 10.0, "first": 30.0, "interval": 30.0, "end": 150.0, "cpu_cap": 1.0}
 
 
 def test_fig8_source_replay_spikes_after_each_failure_and_settles():
-    rows = pd.DataFrame(E.fig8_point({**FIG8, "strategy": "source_replay", "failures": 2,
-                                      "rho": 0.2, "detection_delay": 10.0},
-                                     np.random.default_rng(11)))
+    rows = pd.DataFrame(
+        E.fig8_point(
+            {
+                **FIG8,
+                "strategy": "source_replay",
+                "failures": 2,
+                "rho": 0.2,
+                "detection_delay": 10.0,
+            },
+            np.random.default_rng(11),
+        )
+    )
     assert rows["completed"].all() and (np.diff(rows["time"]) >= 0).all()
     normal = rows[rows["time"] < 30]["latency"].max()
     for kill in (30.0, 60.0):
@@ -319,17 +394,28 @@ def test_fig8_source_replay_spikes_after_each_failure_and_settles():
 
 def test_fig8_eager_recovery_diverges_only_when_survivors_are_overloaded():
     def slope(rho, failures):
-        rows = pd.DataFrame(E.fig8_point({**FIG8, "strategy": "blocking", "failures": failures,
-                                          "rho": rho, "detection_delay": 1.0},
-                                         np.random.default_rng(12)))
+        rows = pd.DataFrame(
+            E.fig8_point(
+                {
+                    **FIG8,
+                    "strategy": "blocking",
+                    "failures": failures,
+                    "rho": rho,
+                    "detection_delay": 1.0,
+                },
+                np.random.default_rng(12),
+            )
+        )
         late = rows[rows["time"] >= 100]
         return np.polyfit(late["time"], late["latency"], 1)[0]
 
     assert slope(0.7, 2) > 0.1  # 3 nodes at 0.7 x 5 / 3 > 1
     assert abs(slope(0.7, 1)) < 0.05  # 4 nodes at 0.875
     with pytest.raises(ValueError, match="failures"):
-        E.fig8_point({**FIG8, "strategy": "blocking", "failures": 5, "rho": 0.1,
-                      "detection_delay": 1.0}, np.random.default_rng(0))
+        E.fig8_point(
+            {**FIG8, "strategy": "blocking", "failures": 5, "rho": 0.1, "detection_delay": 1.0},
+            np.random.default_rng(0),
+        )
 
 
 def test_overhead_keeps_up_below_capacity_and_order_preserving_adds_latency():
@@ -345,6 +431,7 @@ def test_overhead_keeps_up_below_capacity_and_order_preserving_adds_latency():
     assert 0.05 < off["latency_mean"] < 0.1 + 3 * 0.005 + 0.05
     # Above capacity (the one source partition at 0.005 s per record: 200 records/s) the
     # throughput saturates and the run ends late.
-    over = E.overhead_point({**base, "rate": 2000.0, "end": 5.0, "order_preserving": False},
-                            np.random.default_rng(13))
+    over = E.overhead_point(
+        {**base, "rate": 2000.0, "end": 5.0, "order_preserving": False}, np.random.default_rng(13)
+    )
     assert over["throughput"] < 1000 and over["end_time"] > 5.0 + 1

@@ -94,10 +94,15 @@ def test_inc5_not_shown_is_not_a_refutation_below_the_power_rules_draws():
     # Enough draws: the same CI holding 0 refutes.
     assert rules.inc5(tied, required=DRAWS).verdict == NOT_REPRODUCED
     # Nothing shown at all: not checkable.
-    flat = summary({
-        ("upstream", "blocking"): (240.0, 300.0), ("downstream", "blocking"): (250.0, 300.0),
-        ("topological4", "incremental"): (240.0, 380.0),
-        ("reverse4", "incremental"): (250.0, 380.0)}, seed=1)
+    flat = summary(
+        {
+            ("upstream", "blocking"): (240.0, 300.0),
+            ("downstream", "blocking"): (250.0, 300.0),
+            ("topological4", "incremental"): (240.0, 380.0),
+            ("reverse4", "incremental"): (250.0, 380.0),
+        },
+        seed=1,
+    )
     assert rules.inc5(flat, required=30).verdict == NOT_CHECKABLE
 
 
@@ -196,7 +201,8 @@ def test_inc2_depends_on_a_load_within_its_range_where_replays_are_wasted():
     same = rules.inc2_over_load({low: unwasted, default: unwasted, high: unwasted})
     assert same.verdict == PARTLY and "load rho of the Fig 10 runs = 0.3" in same.reason
     flips = rules.inc2_over_load(
-        {low: unwasted, default: unwasted, high: (peaks(GROWING), work(WASTED))})
+        {low: unwasted, default: unwasted, high: (peaks(GROWING), work(WASTED))}
+    )
     assert flips.verdict == "depends"
     assert "load rho of the Fig 10 runs: partly at 0.1308" in flips.reason
     with pytest.raises(ValueError, match="by_load needs the Fig 10 runs at rho"):
@@ -288,9 +294,18 @@ def test_inc3_is_partly_when_one_failure_grows_as_fast():
     assert rules.inc3(slope, 0.7).verdict == PARTLY
 
 
-CHECK = {"results": 5000, "missing": 0, "extra": 0, "wrong": 0, "stalled": 0, "gaps": 0,
-         "conflicts": 0, "during_recovery": "buffer holder", "failures_during_recovery": 1,
-         "named_during_recovery": "n9 at 111.0 s in the recovery of [81.0, 402.3) s"}
+CHECK = {
+    "results": 5000,
+    "missing": 0,
+    "extra": 0,
+    "wrong": 0,
+    "stalled": 0,
+    "gaps": 0,
+    "conflicts": 0,
+    "during_recovery": "buffer holder",
+    "failures_during_recovery": 1,
+    "named_during_recovery": "n9 at 111.0 s in the recovery of [81.0, 402.3) s",
+}
 DURING = ("none", "buffer holder", "source", "recovered node")
 LABEL = {"gaps": "sequence gaps", "conflicts": "conflicting writes"}
 
@@ -304,10 +319,18 @@ def sweep_rows(during=DURING, draws=3, genuine=None):
         for i in range(draws):
             inside = d != "none" and i < (genuine or {}).get(d, draws)
             for b in range(2):
-                rows.append({"scheme": "incremental", "failure": "all", "distribution": "uniform",
-                             "iteration": i, "during_recovery": d, "bin": b,
-                             "failures_during_recovery": int(inside),
-                             **dict.fromkeys(ORACLE_COUNTS, 0)})
+                rows.append(
+                    {
+                        "scheme": "incremental",
+                        "failure": "all",
+                        "distribution": "uniform",
+                        "iteration": i,
+                        "during_recovery": d,
+                        "bin": b,
+                        "failures_during_recovery": int(inside),
+                        **dict.fromkeys(ORACLE_COUNTS, 0),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -336,8 +359,9 @@ def test_inc10_fails_on_a_violation_in_one_sweep_run(name):
 
 
 def test_inc10_is_partly_on_runs_without_a_failure_during_recovery():
-    rows = sweep_rows(during=("none",)).drop(columns=["during_recovery",
-                                                      "failures_during_recovery"])
+    rows = sweep_rows(during=("none",)).drop(
+        columns=["during_recovery", "failures_during_recovery"]
+    )
     verdict = rules.inc10(CHECK, rules.oracle_runs(rows))  # the Fig 12-15 sweep alone
     assert verdict.verdict == PARTLY
     assert "fails: 0 sweep runs with a node failing during recovery" in verdict.reason
@@ -359,7 +383,8 @@ def test_inc10_is_partly_on_an_oracle_run_without_a_failure_during_recovery():
     verdict = rules.inc10(check, rules.oracle_runs(sweep_rows()))
     assert verdict.verdict == PARTLY
     assert "fails: Spark SQL oracle run with 0 node failure(s) during recovery (none)" in (
-        verdict.reason)
+        verdict.reason
+    )
 
 
 def test_inc10_fails_on_a_violation_even_with_no_failure_during_recovery():

@@ -190,8 +190,7 @@ def _anchored_kill(draw, scenario):
     anchors = [e[0] for e in events if e[0] > first and e[1] in ("plan", "global checkpoint")]
     spans = recoveries(events)
     catch_up = [  # global checkpoints a recovery outlives: its partitions are still catching up
-        e[0] for e in events
-        if e[1] == "global checkpoint" and any(a <= e[0] < b for a, b in spans)
+        e[0] for e in events if e[1] == "global checkpoint" and any(a <= e[0] < b for a, b in spans)
     ]
     if catch_up and draw(st.booleans()):
         anchors = catch_up
@@ -334,18 +333,47 @@ def replay_of_a_multi_input_partition():
     return {
         "dag": [
             {"name": "s", "kind": "source", "inputs": (), "parallelism": 2, "output": False},
-            {"name": "f", "kind": "filter", "inputs": ("s",), "parallelism": 1,
-             "output": False, "modulus": 5, "drop": 4},
-            {"name": "w", "kind": "window", "inputs": ("f",), "parallelism": 1,
-             "output": True, "size": 0.5, "slide": None},
-            {"name": "z", "kind": "map", "inputs": ("s",), "parallelism": 4, "output": True,
-             "divisor": 2},
+            {
+                "name": "f",
+                "kind": "filter",
+                "inputs": ("s",),
+                "parallelism": 1,
+                "output": False,
+                "modulus": 5,
+                "drop": 4,
+            },
+            {
+                "name": "w",
+                "kind": "window",
+                "inputs": ("f",),
+                "parallelism": 1,
+                "output": True,
+                "size": 0.5,
+                "slide": None,
+            },
+            {
+                "name": "z",
+                "kind": "map",
+                "inputs": ("s",),
+                "parallelism": 4,
+                "output": True,
+                "divisor": 2,
+            },
         ],
         "share": 0.4,
-        "streams": {"s": [(float(t), int(k), i)
-                          for i, (t, k) in enumerate(zip(ts, keys, strict=True))]},
-        "placement": {("s", 0): "n0", ("s", 1): "n1", ("f", 0): "n2", ("w", 0): "n3",
-                      ("z", 0): "n0", ("z", 1): "n1", ("z", 2): "n2", ("z", 3): "n3"},
+        "streams": {
+            "s": [(float(t), int(k), i) for i, (t, k) in enumerate(zip(ts, keys, strict=True))]
+        },
+        "placement": {
+            ("s", 0): "n0",
+            ("s", 1): "n1",
+            ("f", 0): "n2",
+            ("w", 0): "n3",
+            ("z", 0): "n0",
+            ("z", 1): "n1",
+            ("z", 2): "n2",
+            ("z", 3): "n3",
+        },
         "failures": FailureSchedule(
             kills=((1.0, "n0"), (1.0, "n1"), (2.0, "n2")),
             arrivals=((1.5, "a0", 1.01), (2.5, "a1", 0.51), (6.0, "spare", 8.0)),

@@ -79,10 +79,17 @@ def test_incremental_outputs_resume_before_blocking_ones():
 
 def test_recoveries_span_from_the_detection_to_the_global_checkpoint_that_ends_them():
     held = (("o", 0),)
-    events = [(1.0, "kill", "a", held), (1.2, "recovering", ()), (1.5, "kill", "b", held),
-              (3.0, "global checkpoint", 5), (3.0, "recovered", "incremental"),
-              (3.0, "kill", "c", held), (4.0, "kill", "d", held), (4.2, "recovering", ()),
-              (4.5, "kill", "e", held)]
+    events = [
+        (1.0, "kill", "a", held),
+        (1.2, "recovering", ()),
+        (1.5, "kill", "b", held),
+        (3.0, "global checkpoint", 5),
+        (3.0, "recovered", "incremental"),
+        (3.0, "kill", "c", held),
+        (4.0, "kill", "d", held),
+        (4.2, "recovering", ()),
+        (4.5, "kill", "e", held),
+    ]
     assert recoveries(events) == [(1.2, 3.0), (4.2, math.inf)]
     # a: before its recovery's detection; c: at the end; d: between recoveries
     assert kills_during_recovery(events) == [(1.5, "b"), (4.5, "e")]
@@ -91,8 +98,12 @@ def test_recoveries_span_from_the_detection_to_the_global_checkpoint_that_ends_t
 def test_kills_during_recovery_fails_on_a_kill_of_a_node_that_held_nothing():
     """INC10 counts a kill as a failure during recovery only if the node held a partition: a new
     node killed before a plan placed anything on it failed nothing."""
-    events = [(1.0, "kill", "a", (("o", 0),)), (1.2, "recovering", ()),
-              (1.5, "kill", "new0", ()), (2.0, "kill", "b", (("s", 1),))]
+    events = [
+        (1.0, "kill", "a", (("o", 0),)),
+        (1.2, "recovering", ()),
+        (1.5, "kill", "new0", ()),
+        (2.0, "kill", "b", (("s", 1),)),
+    ]
     assert kills_during_recovery(events) == [(2.0, "b")]
     result = run_scenario(replay_of_a_multi_input_partition())
     kills = [e for e in result.events if e[1] == "kill"]
@@ -101,14 +112,21 @@ def test_kills_during_recovery_fails_on_a_kill_of_a_node_that_held_nothing():
 
 def test_a_run_records_its_recovery_span():
     result = run_scenario(replay_of_a_multi_input_partition())
-    (start, end), = recoveries(result.events)
+    ((start, end),) = recoveries(result.events)
     assert start == 1.2 and end > 6.0  # detection 0.2 s after the kills; the spare at 6 s
     assert [node for _, node in kills_during_recovery(result.events)] == ["n2"]
 
 
 def settings(dedup=True):
-    return _Settings(batch_interval=0.1, checkpoint_every=5, last_boundary=10,
-                     marker_cost=0.0, checkpoint_cost_per_byte=0.0, dedup=dedup, audit=False)
+    return _Settings(
+        batch_interval=0.1,
+        checkpoint_every=5,
+        last_boundary=10,
+        marker_cost=0.0,
+        checkpoint_cost_per_byte=0.0,
+        dedup=dedup,
+        audit=False,
+    )
 
 
 @pytest.mark.parametrize("dedup", [True, False])
@@ -131,15 +149,19 @@ def test_a_replayed_barrier_does_not_complete_a_batch(dedup):
 
 
 def test_source_log_is_trimmed_at_global_checkpoints():
-    topology = Topology([Source(name="s"), WindowCount(name="w", input="s", size=1.0,
-                                                         output=True)])
+    topology = Topology([Source(name="s"), WindowCount(name="w", input="s", size=1.0, output=True)])
     records = [(t / 10, 0, t) for t in range(40)]
     from incremental.engine.runtime import Engine
 
-    engine = Engine(topology, {"s": records}, nodes={"n": 1.0},
-                    placement={("s", 0): "n", ("w", 0): "n"}, end=4.0,
-                    rng=np.random.default_rng(0),
-                    config=EngineConfig(checkpoint_interval=1.0))
+    engine = Engine(
+        topology,
+        {"s": records},
+        nodes={"n": 1.0},
+        placement={("s", 0): "n", ("w", 0): "n"},
+        end=4.0,
+        rng=np.random.default_rng(0),
+        config=EngineConfig(checkpoint_interval=1.0),
+    )
     result = engine.run()
     assert result.completed
     assert engine.logs[("s", 0)].start == 40
@@ -150,8 +172,7 @@ def test_source_log_is_trimmed_at_global_checkpoints():
 @pytest.mark.parametrize(
     ("build", "match"),
     [
-        (lambda: Topology([Filter(name="a", input="b"), Filter(name="b", input="a")]),
-         "cyclic"),
+        (lambda: Topology([Filter(name="a", input="b"), Filter(name="b", input="a")]), "cyclic"),
         (lambda: Topology([Filter(name="a", input="x")]), "unknown operator"),
         (lambda: WindowCount(name="w", input="s", size=1.0, slide=0.3), "multiple of slide"),
         (lambda: Source(name="s", parallelism=0), "parallelism"),
@@ -172,14 +193,25 @@ def test_bad_run_inputs_raise():
     rng = np.random.default_rng(0)
     ok = {"s": [(0.5, 1, None)]}
     with pytest.raises(ValueError, match="placement"):
-        run(topology, ok, cluster=Cluster(nodes={"n": 1.0}, placement={("s", 0): "n"}),
-            end=1.0, rng=rng)
+        run(
+            topology,
+            ok,
+            cluster=Cluster(nodes={"n": 1.0}, placement={("s", 0): "n"}),
+            end=1.0,
+            rng=rng,
+        )
     with pytest.raises(ValueError, match="streams"):
         run(topology, {"s": [(2.0, 1, None)]}, cluster=cluster, end=1.0, rng=rng)
     with pytest.raises(ValueError, match="plans"):
         run(topology, ok, cluster=cluster, end=1.0, rng=rng, plans=[{("x", 0)}])
     with pytest.raises(ValueError, match="unknown node"):
-        run(topology, ok, cluster=cluster, end=1.0, rng=rng,
-            failures=FailureSchedule(kills=((0.5, "m"),)))
+        run(
+            topology,
+            ok,
+            cluster=cluster,
+            end=1.0,
+            rng=rng,
+            failures=FailureSchedule(kills=((0.5, "m"),)),
+        )
     with pytest.raises(ValueError, match="end"):
         run(topology, ok, cluster=cluster, end=math.inf, rng=rng)
