@@ -98,7 +98,7 @@ class Partition:
         self.buffers = {dst: [] for dst in self.targets}
         self.spent = 0.0  # CPU seconds into the current step
         self.outbox = []  # (destination, envelope, CPU seconds into the step) of the current step
-        self.sent = (0.0, 1.0, [])  # (start, node capacity, outbox) of the last step sent
+        self.sent = (0.0, 1.0, [], {})  # (start, node capacity, outbox) of the last step sent
         self.written = []  # (result for the sink, CPU seconds into the step) of the current step
         self.persisted = []  # (checkpoint id, blob, source offset) taken by the current step
 

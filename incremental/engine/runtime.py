@@ -303,10 +303,13 @@ class Engine:
     def _flush(self, partition: Partition, start: float, capacity: float) -> None:
         pid = partition.pid
         if partition.outbox:
+            chan_high = self.chan_high
+            before = {dst: chan_high.get((pid, dst), 0) for dst in partition.targets}
             transmit = self._transmit
             for dst, env, spent in partition.outbox:
                 transmit(pid, dst, env, start + spent / capacity)
-            partition.sent = (start, capacity, partition.outbox)  # for a kill mid-step (_unsend)
+            # for a kill mid-step (_unsend): the step's messages and each channel's high before it
+            partition.sent = (start, capacity, partition.outbox, before)
             partition.outbox = []
         if partition.written:
             at, incarnation, gen = self.clock.at, self.incarnation[pid], self.gen
@@ -441,16 +444,21 @@ class Engine:
         self.detecting[when][name] = node.pids
 
     def _unsend(self, partition: Partition, now: float) -> None:
-        """Lower ``chan_high`` to what a partition killed at ``now`` really sent: the messages
-        of its last step that would have left at or after the kill never leave (``_deliver``
-        drops them), so no downstream partition received them and ``_recovered`` must not wait
-        for them."""
-        start, capacity, outbox = partition.sent
-        chan_high = self.chan_high
+        """Lower ``chan_high`` to what was really sent on a killed partition's channels: the
+        messages of its last step that would have left at or after the kill ``now`` never leave
+        (``_deliver`` drops them), so ``_recovered`` must not wait for them. Never below the
+        channel's high before that step: an earlier incarnation (this one may be a replay) may
+        have delivered further, and a live downstream partition holds what it received."""
+        start, capacity, outbox, before = partition.sent
+        left = dict(before)  # per downstream partition: the highest sequence number that left
         for dst, env, spent in outbox:
-            key = (partition.pid, dst)
-            if start + spent / capacity >= now and key in chan_high:
-                chan_high[key] = min(chan_high[key], env[0] - 1)
+            if start + spent / capacity < now and env[0] > left[dst]:
+                left[dst] = env[0]
+        chan_high, pid = self.chan_high, partition.pid
+        for dst, high in left.items():
+            key = (pid, dst)
+            if key in chan_high and high < chan_high[key]:
+                chan_high[key] = high
 
     def _detect(self, when) -> None:
         detected = self.detecting.pop(when)

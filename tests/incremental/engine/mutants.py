@@ -100,6 +100,21 @@ def _ends_one_behind(original):
     return recovered
 
 
+def _unsend_below_earlier_incarnation(original):
+    """``Engine._unsend`` lowers a channel's high to just below the first message of the killed
+    step that never left, even when an earlier incarnation (the killed one was replaying) had
+    delivered further: the recovery then ends while the replacement is still behind."""
+
+    def unsend(self, partition, now):
+        start, capacity, outbox, _ = partition.sent
+        for dst, env, spent in outbox:
+            key = (partition.pid, dst)
+            if start + spent / capacity >= now and key in self.chan_high:
+                self.chan_high[key] = min(self.chan_high[key], env[0] - 1)
+
+    return unsend
+
+
 def _keeps_dead_acks(original):
     """Checkpoint acks of a killed incarnation stay counted (half of cause B of issue 17)."""
 
@@ -169,6 +184,7 @@ PATCH_MUTANTS = {  # name -> the (class, method, mutation) patches it makes
     "ends_while_failed": [(Engine, "_recovered", _ends_while_failed)],
     "ends_before_caught_up": [(Engine, "_recovered", _ends_before_caught_up)],
     "ends_one_behind": [(Engine, "_recovered", _ends_one_behind)],
+    "unsend_below_earlier_incarnation": [(Engine, "_unsend", _unsend_below_earlier_incarnation)],
     "keeps_dead_acks_restores_latest": [
         (Engine, "_kill", _keeps_dead_acks),
         (Engine, "_execute", _restores_from_latest),

@@ -67,6 +67,9 @@ CAUGHT_BY = {
     # meanwhile; 35 then completes on two runs' acks, and n1's failure at 4.38 s rolls back to
     # that inconsistent cut.
     "keeps_abandoned_acks": "abandoned_acks_seed31337",
+    # replay_of_a_multi_input_partition plus a kill of a1 at 2.62 s: f,0's replacement is killed
+    # mid-replay, below what its first incarnation had delivered to w,0.
+    "unsend_below_earlier_incarnation": "replacement_killed_mid_replay",
 }
 
 
