@@ -10,7 +10,8 @@ Where no scheme meets the limit, the decision is "none" and the fastest scheme i
 
 Factors (each a plain multiplier of the scenario's value, 1 = as given):
 - ``rate_factor``: single_per_day and correlated_per_day (moves multilevel's optimum T*, p*);
-- ``headroom_factor``: the spare capacity catch_up_rate - input_rate (the catch-up speed);
+- ``headroom_factor``: the spare capacity catch_up_rate - input_rate (the catch-up speed),
+  ``scenarios.with_headroom``: the one definition of the cross notebooks (±30% = x0.7 to x1.3);
 - ``cost_factor``: local_cost_s and remote_cost_s (checkpoint overhead, multilevel's optimum);
 - ``delay_factor``: the node acquisition delays (0: standby nodes ready at detection), as in
   ``correlated.correlated_point``.
@@ -45,25 +46,24 @@ def _factor(params: dict, name: str) -> float:
 
 def variant(name, rate_factor=1.0, headroom_factor=1.0, cost_factor=1.0) -> scenarios.Scenario:
     """Scenario ``name`` (a name, path or Scenario) with its failure rates x rate_factor, its
-    spare capacity (catch_up_rate - input_rate) x headroom_factor and its checkpoint costs x
-    cost_factor (each > 0)."""
+    spare capacity (catch_up_rate - input_rate) x headroom_factor (``scenarios.with_headroom``)
+    and its checkpoint costs x cost_factor (each > 0)."""
     given = dict(rate_factor=rate_factor, headroom_factor=headroom_factor, cost_factor=cost_factor)
     rate, headroom, cost = (_factor(given, k) for k in FACTORS[:3])
-    s = scenarios.load(name)
-    if (rate, headroom, cost) == (1.0, 1.0, 1.0):
+    s = scenarios.with_headroom(scenarios.load(name), headroom)  # the one definition
+    if (rate, cost) == (1.0, 1.0):
         return s
-    f, c, inp = s.failures, s.checkpoint, s.topology.input_rate
+    f, c = s.failures, s.checkpoint
     return scenarios.with_values(
         s,
         {
             "failures.process_per_day": f.process_per_day * rate,
             "failures.single_per_day": f.single_per_day * rate,
             "failures.correlated_per_day": f.correlated_per_day * rate,
-            "checkpoint.catch_up_rate": inp + (c.catch_up_rate - inp) * headroom,
             "checkpoint.local_cost_s": c.local_cost_s * cost,
             "checkpoint.remote_cost_s": c.remote_cost_s * cost,
         },
-        source=f"sensitivity: rate x{rate:g}, headroom x{headroom:g}, checkpoint cost x{cost:g}",
+        source=f"sensitivity: rate x{rate:g}, checkpoint cost x{cost:g}",
     )
 
 

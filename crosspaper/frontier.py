@@ -120,12 +120,12 @@ def adjust(
     tau_factor: float = 1.0,
     drain_fraction: float | None = None,
 ) -> S.Scenario:
-    """The scenario with every failure rate, the spare capacity (headroom C - a: the catch-up
-    capacity becomes a + headroom_factor (C - a)), both checkpoint costs and the node
-    acquisition delays scaled; ``process_factor`` scales the process failures alone (0: none,
-    the scenarios' process rate being an assumption); ``tau_factor`` scales the drain constant τ
-    (papers.khaos.drain_tau_s; 0: a linear drain) and ``drain_fraction`` replaces the catch-up
-    criterion (recovery.DRAIN_FRACTION of the peak backlog)."""
+    """The scenario with every failure rate, the spare capacity (headroom C - a,
+    ``scenarios.with_headroom``: C becomes a + headroom_factor (C - a)), both checkpoint costs
+    and the node acquisition delays scaled; ``process_factor`` scales the process failures
+    alone (0: none, the scenarios' process rate being an assumption); ``tau_factor`` scales the
+    drain constant τ (papers.khaos.drain_tau_s; 0: a linear drain) and ``drain_fraction``
+    replaces the catch-up criterion (recovery.DRAIN_FRACTION of the peak backlog)."""
     for name, value in (
         ("rate_factor", rate_factor),
         ("headroom_factor", headroom_factor),
@@ -140,6 +140,7 @@ def adjust(
         raise ValueError(f"tau_factor must be a finite number >= 0; got {tau_factor!r}")
     if drain_fraction is not None and not 0 < drain_fraction < 1:
         raise ValueError(f"drain_fraction must lie in (0, 1); got {drain_fraction!r}")
+    s = S.with_headroom(s, headroom_factor)  # the cross notebooks' one definition
     f, c, r = s.failures, s.checkpoint, s.resources
     khaos = dict(s.papers.get("khaos", {}))
     khaos["drain_tau_s"] = float(khaos.get("drain_tau_s", 0.0)) * tau_factor
@@ -155,8 +156,6 @@ def adjust(
         ),
         checkpoint=replace(
             c,
-            catch_up_rate=s.topology.input_rate
-            + headroom_factor * (c.catch_up_rate - s.topology.input_rate),
             local_cost_s=c.local_cost_s * cost_factor,
             remote_cost_s=c.remote_cost_s * cost_factor,
         ),

@@ -46,6 +46,7 @@ from crosspaper.scenarios import (
     to_khaos,
     to_multilevel,
 )
+from crosspaper.scenarios import with_headroom as with_scenario_headroom
 from fastrecover import optimize_chain
 from khaos import calibrate, failure_points, fit_models, objective, replay
 from khaos.data import load_experiment
@@ -69,7 +70,11 @@ LATENCY_TERMS = (
     "con_noise",
     "lat_noise",
 )
-TIMINGS = ("worst", "mid")  # failure 3 s before a checkpoint (Khaos III-C), or mid-interval
+# Failure timing: "worst" = 3 s before a checkpoint (Khaos III-C); "mid" = the middle of the
+# interval (CI/2 lost), which gives the MEDIAN recovery over a failure moment uniform in the
+# interval (recovery is non-decreasing in the lost work), not its mean (recovery.TIMINGS'
+# "uniform", the frontier's loss, is the mean).
+TIMINGS = ("worst", "mid")
 MAX_CI_S = 3600  # the longest interval searched for the QoS (s)
 # The detector's recovery column (Khaos Tables II-III) disagrees with the simulator's true
 # recoveries when a failure never recovers or their seconds above the limit differ by more than
@@ -216,8 +221,9 @@ def recovery_s(arrivals, ci, sim: SimParams, timing: str = "worst") -> np.ndarra
     since the last checkpoint, replayed, and the arrivals meanwhile drain at the spare capacity
     (linear at capacity - arrivals, exponential below the knee, until within 5% of the peak
     backlog: the khaos simulator's drain). ``timing``: "worst" (failure ``inject_before_s`` = 3 s
-    before the next checkpoint, Khaos III-C: CI - 3 s of work lost) or "mid" (mid-interval, CI/2
-    lost: the median moment of a failure uniform in the interval). Infinite where the arrivals
+    before the next checkpoint, Khaos III-C: CI - 3 s of work lost) or "mid" (CI/2 lost: the
+    median recovery over a failure moment uniform in the interval, since recovery is
+    non-decreasing in the lost work; not the mean). Infinite where the arrivals
     reach the capacity (the backlog never drains)."""
     if timing not in TIMINGS:
         raise ValueError(f"timing must be one of {TIMINGS}; got {timing!r}")
@@ -641,16 +647,12 @@ def with_rate(s: Scenario, factor: float) -> Scenario:
     return replace(s, failures=failures)
 
 
-def with_headroom(s: Scenario, sim: SimParams, change: float):
-    """Scenario and simulator with the capacity (catch-up rate) multiplied by 1 + ``change``
-    (change > -1; -0.1: 10% less)."""
-    if not change > -1:
-        raise ValueError(f"headroom change must be > -1; got {change!r}")
-    capacity = sim.capacity * (1 + change)
-    return (
-        replace(s, checkpoint=replace(s.checkpoint, catch_up_rate=capacity)),
-        replace(sim, capacity=capacity),
-    )
+def with_headroom(s: Scenario, sim: SimParams, factor: float):
+    """Scenario and simulator with the spare capacity C - a x ``factor`` (> 0):
+    :func:`crosspaper.scenarios.with_headroom`, the one definition of the cross notebooks (a the
+    scenario's input rate, C its catch-up rate, the simulator's capacity)."""
+    s2 = with_scenario_headroom(s, factor)
+    return s2, replace(sim, capacity=s2.checkpoint.catch_up_rate)
 
 
 def with_cost(s: Scenario, sim: SimParams, cost_s: float):
@@ -678,15 +680,16 @@ def with_acquisition(s: Scenario, sim: SimParams, delay_s: float):
 
 
 def sensitivity(
-    job: Job, rate_factors=(), headroom=(), costs_s=(), acquisition_s=()
+    job: Job, rate_factors=(), headroom_factors=(), costs_s=(), acquisition_s=()
 ) -> pd.DataFrame:
     """:func:`headline` with one choice moved at a time from the scenario's: failure rate x
-    factor, capacity headroom (1 + change), checkpoint cost c (s), node acquisition delay (s);
+    factor, headroom (spare capacity C - a x factor, :func:`with_headroom`), checkpoint cost c
+    (s), node acquisition delay (s);
     each row has both failure timings. The first row is the scenario as given."""
     s, sim = job.scenario, job.sim
     cases = [("as given", "", s, sim)]
     cases += [("failure rate", f"x{f:g}", with_rate(s, f), sim) for f in rate_factors]
-    cases += [("capacity", f"{h:+.0%}", *with_headroom(s, sim, h)) for h in headroom]
+    cases += [("headroom", f"x{h:g}", *with_headroom(s, sim, h)) for h in headroom_factors]
     cases += [("checkpoint cost c", f"{c:g} s", *with_cost(s, sim, c)) for c in costs_s]
     cases += [
         ("node acquisition", f"+{d:g} s", *with_acquisition(s, sim, d)) for d in acquisition_s
@@ -698,19 +701,20 @@ def sensitivity(
     return pd.DataFrame(rows)
 
 
-def decision_map(job: Job, rate_factors, headroom) -> pd.DataFrame:
-    """:func:`headline` over failure rate (x factor) and capacity headroom (1 + change): for each
-    cell the interval that meets the QoS limit at worst-case failures (longest), multilevel's
-    optimum, the cost-optimal interval meeting the QoS and its status."""
+def decision_map(job: Job, rate_factors, headroom_factors) -> pd.DataFrame:
+    """:func:`headline` over failure rate (x factor) and headroom (spare capacity x factor,
+    :func:`with_headroom`): for each cell the interval that meets the QoS limit at worst-case
+    failures (longest), multilevel's optimum, the cost-optimal interval meeting the QoS and its
+    status."""
     rows = []
-    for h in headroom:
+    for h in headroom_factors:
         s_h, sim_h = with_headroom(job.scenario, job.sim, h)
         for f in rate_factors:
             rows.append(
                 {
                     "scenario": job.scenario.name,
                     "rate_factor": f,
-                    "headroom": h,
+                    "headroom_factor": h,
                     **headline(with_rate(s_h, f), sim_h, job.peak),
                 }
             )
@@ -718,12 +722,12 @@ def decision_map(job: Job, rate_factors, headroom) -> pd.DataFrame:
 
 
 def decision_table(table: pd.DataFrame, scenario: str, column: str) -> pd.DataFrame:
-    """One scenario's :func:`decision_map` ``column`` as text, rows headroom, columns failure-rate
-    factor: "<n> s", "infeasible" where NaN, " (QoS)" added to a cost-optimal interval the limit
-    binds."""
+    """One scenario's :func:`decision_map` ``column`` as text, rows headroom factor, columns
+    failure-rate factor: "<n> s", "infeasible" where NaN, " (QoS)" added to a cost-optimal
+    interval the limit binds."""
     mine = table[table["scenario"] == scenario]
-    values = mine.pivot(index="headroom", columns="rate_factor", values=column)
-    status = mine.pivot(index="headroom", columns="rate_factor", values="status")
+    values = mine.pivot(index="headroom_factor", columns="rate_factor", values=column)
+    status = mine.pivot(index="headroom_factor", columns="rate_factor", values="status")
     text = values.map(_fmt)
     if column == "cost_optimal_s":
         text = text.where(status != "QoS binds", text + " (QoS)")
@@ -831,7 +835,7 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
         f"peak load ({row.peak_arrivals:,.0f} events/s against a capacity of "
         f"{row.capacity:,.0f}: {load_ratio(row.peak_arrivals, row.capacity)}) takes "
         f"{_fmt(row.recovery_at_optimum_worst_s)} to recover at the worst moment, "
-        f"{_fmt(row.recovery_at_optimum_mid_s)} mid-interval. "
+        f"{_fmt(row.recovery_at_optimum_mid_s)} at the median moment (mid-interval). "
         + (
             f"Recovery stays within {s.qos.recovery_s:.0f} s up to CI = "
             f"{_fmt(row.qos_interval_worst_s)} (worst moment; "
@@ -839,14 +843,15 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
             else f"No interval keeps recovery within {s.qos.recovery_s:.0f} s at the peak (worst "
             f"moment; "
         )
-        + f"{_fmt(row.qos_interval_mid_s)} mid-interval; on the replayed grid "
+        + f"{_fmt(row.qos_interval_mid_s)} at the median moment; on the replayed grid "
         f"{_fmt(row.qos_interval_replayed_grid_worst_s)} / "
         f"{_fmt(row.qos_interval_replayed_grid_mid_s)}).",
     ]
-    if "capacity" in by:
+    if "headroom" in by:
         parts.append(
-            f"Capacity {by['capacity']['value'].iloc[0]} to {by['capacity']['value'].iloc[-1]} "
-            f"moves that limit to {_span(by['capacity'], 'qos_interval_worst_s')}."
+            f"Headroom (spare capacity) {by['headroom']['value'].iloc[0]} to "
+            f"{by['headroom']['value'].iloc[-1]} moves that limit to "
+            f"{_span(by['headroom'], 'qos_interval_worst_s')}."
         )
     if "node acquisition" in by:
         parts.append(
@@ -936,9 +941,9 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         f"**Finding ({' / '.join(names)}).** The utilization-optimal interval (multilevel's "
         f"one-level optimum, Young/Daly within {gap:.0f} s of it) is {optimum} s and replays to "
         f"{over} s of true recovery above the limit over the day with failures at the worst "
-        f"moment ({over_mid} s with mid-interval failures){caveat}, while the longest interval "
-        f"the recovery "
-        f"limit allows at the peak load is {allowed} ({allowed_mid} mid-interval). "
+        f"moment ({over_mid} s with every failure at the median moment, mid-interval)"
+        f"{caveat}, while the longest interval the recovery "
+        f"limit allows at the peak load is {allowed} ({allowed_mid} at the median moment). "
         + (
             f"The optimum meets the limit here: the jobs run far enough below their capacity "
             f"({spare} at the peak) for the catch-up to fit in it. "

@@ -577,6 +577,27 @@ def with_values(s: Scenario, values: dict, source: str = "sensitivity") -> Scena
     return dataclasses.replace(s, **parts, source_table=table)
 
 
+def with_headroom(s: Scenario, factor: float) -> Scenario:
+    """The one definition of capacity headroom in the cross notebooks: the spare capacity
+    C - a (``checkpoint.catch_up_rate`` - ``topology.input_rate``, the speed of every catch-up)
+    multiplied by ``factor`` (finite, > 0), so C becomes a + factor (C - a). A sensitivity range
+    "headroom ±30%" is factor 0.7 to 1.3 in every notebook (cross_interval, cross_frontier,
+    cross_correlated); factor 1 returns ``s`` itself."""
+    if isinstance(factor, bool) or not (
+        isinstance(factor, int | float) and math.isfinite(factor) and factor > 0
+    ):
+        raise ValueError(f"headroom factor must be a finite number > 0; got {factor!r}")
+    if factor == 1:
+        return s
+    a = s.topology.input_rate
+    spare = s.checkpoint.catch_up_rate - a
+    return with_values(
+        s,
+        {"checkpoint.catch_up_rate": a + factor * spare},
+        source=f"sensitivity: headroom x{factor:g}",
+    )
+
+
 # -- mappings to each paper's parameter objects ------------------------------------------------
 def to_multilevel(s: Scenario, levels: int = 2):
     """multilevel.System of the scenario (Jayasekara et al.; rates per day -> 1/s). levels=2, the

@@ -77,7 +77,7 @@ def _recovered(su, phase: float, wait_s: float) -> float:
     """The shared recovery model after a wait of ``wait_s`` s for a placement (detection and the
     remote restart added; the work since the last checkpoint lost)."""
     s = su["scenario"]
-    lost = phase * s.checkpoint.interval_s
+    lost = phase * su["interval"]  # every scheme's optimised remote interval
     down = cc.DETECTION_S + wait_s + s.checkpoint.remote_restart_s
     return float(recovery.recovery_s(lost, down, su["job"]))
 
@@ -203,3 +203,49 @@ def test_scenarios_with_a_source_on_every_node_are_accepted(name):
     """rev20 MED 9: khaos_ysb / khaos_iot (a source task on every node) were refused."""
     su = cc.setup(name)
     assert len(su["candidates"]) == S.load(name).resources.nodes
+
+
+# -- equal footing: every checkpoint scheme at its optimised interval (rev20 #6) ---------------
+def _same_footing(costs: pd.DataFrame, su: dict) -> bool:
+    """Whether the remote-checkpoint schemes sit at the remote-only utilization optimum and
+    multilevel at its own two-level one (one criterion: multilevel's U, Eq. (13))."""
+    from multilevel.optimize import optimal
+
+    system = S.to_multilevel(su["scenario"], levels=2)
+    remote_only, ml = optimal(system, zero_levels=(1,)), optimal(system)
+    by = costs.set_index("scheme")["checkpoint_interval_s"]
+    schemes = ["incremental", "blocking", *[x for x in by.index if x.startswith("PPA")]]
+    return bool(
+        np.allclose(by[schemes], remote_only.T, rtol=1e-6)
+        and np.isclose(by["multilevel"], ml.T / ml.p[-1], rtol=1e-6)
+    )
+
+
+@pytest.mark.parametrize("name", ["incremental_fig9", SCENARIO])
+def test_every_checkpoint_scheme_sits_at_its_optimised_interval(name):
+    """At the shipped scenarios p1* = 0, so multilevel is blocking recovery at the same interval:
+    the same checkpoint overhead and, on the same draws, the same lost output."""
+    su = cc.setup(name)
+    costs = cc.normal_costs(name)
+    assert _same_footing(costs, su)
+    by = costs.set_index("scheme")
+    assert su["multilevel"].p[0] == pytest.approx(0.0, abs=1e-9)
+    overheads = by.loc[["PPA-0", "incremental", "blocking", "multilevel"], "checkpoint_overhead"]
+    np.testing.assert_allclose(overheads, overheads.iloc[0], rtol=1e-6)
+    if name == SCENARIO:
+        rows = point(4, seed=3)
+        lost = rows[rows["kind"] == cc.SUMMARY].set_index("scheme")["lost_output_s"]
+        assert lost["multilevel"] == pytest.approx(lost["blocking"])
+
+
+def test_equal_footing_fails_on_the_configured_interval():
+    """The rev20 #6 setup, blocking and incremental at the scenario's checkpoint.interval_s (10 s
+    on Fig 9) beside multilevel at its optimum, is caught: a 10x gap in checkpoint overhead."""
+    su = cc.setup("incremental_fig9")
+    costs = cc.normal_costs("incremental_fig9")
+    configured = su["scenario"].checkpoint.interval_s
+    old = costs.copy()
+    for scheme in ("incremental", "blocking"):
+        old.loc[old["scheme"] == scheme, "checkpoint_interval_s"] = configured
+    assert not _same_footing(old, su)
+    assert configured != pytest.approx(su["interval"], rel=0.5)

@@ -135,6 +135,23 @@ def test_recovery_matches_the_simulator(timing, ci):
     assert simulated == pytest.approx(expected, abs=3.0)
 
 
+@pytest.mark.parametrize("arrivals", [20_000.0, 60_000.0])
+def test_mid_is_the_median_recovery_over_a_uniform_failure_moment(arrivals):
+    """rev20 #11: "mid" (CI/2 lost) is the median of the recovery over a failure moment uniform
+    in the interval (recovery is non-decreasing in the lost work), a stated quantile; the mean
+    over the moment is recovery.expected_recovery_s(..., "uniform"), the frontier's loss."""
+    u = (np.arange(20_001) + 0.5) / 20_001  # uniform moments, an odd count: a sample median
+    job = recovery.Job(input_rate=arrivals, capacity=SIM.capacity, drain_tau_s=SIM.drain_tau_s)
+    for ci in (30.0, 120.0, 600.0):
+        draws = recovery.recovery_s(u * ci, SIM.restart_s, job)
+        assert float(I.recovery_s(arrivals, ci, SIM, "mid")) == pytest.approx(
+            float(np.median(draws)), abs=0.05
+        )
+        # the frontier's "uniform" is the mean over the moment: a different statistic
+        mean = recovery.expected_recovery_s(ci, SIM.restart_s, job, "uniform")
+        assert mean == pytest.approx(float(np.mean(draws)), rel=1e-3)
+
+
 def test_recovery_grows_with_the_interval_and_mid_is_shorter():
     cis = np.arange(8, 600)
     worst, mid = I.recovery_s(20_000, cis, SIM), I.recovery_s(20_000, cis, SIM, "mid")
@@ -199,12 +216,12 @@ def test_knobs_move_what_they_should(ysb):
     more = I.headline(I.with_rate(s, 10.0), sim, peak)
     assert more["qos_interval_worst_s"] == base["qos_interval_worst_s"]  # rate-free constraint
     assert more["utilization_optimal_s"] < base["utilization_optimal_s"] / 2
-    bigger = I.headline(*I.with_headroom(s, sim, 0.3), peak)
+    bigger = I.headline(*I.with_headroom(s, sim, 1.3), peak)
     assert bigger["qos_interval_worst_s"] > base["qos_interval_worst_s"]
     cheap = I.headline(*I.with_cost(s, sim, 0.5), peak)
     assert cheap["utilization_optimal_s"] < base["utilization_optimal_s"]
     assert cheap["qos_interval_worst_s"] == base["qos_interval_worst_s"]
-    for bad in (lambda: I.with_rate(s, 0.0), lambda: I.with_headroom(s, sim, -1.0)):
+    for bad in (lambda: I.with_rate(s, 0.0), lambda: I.with_headroom(s, sim, 0.0)):
         with pytest.raises(ValueError, match="must be"):
             bad()
 
@@ -216,12 +233,15 @@ def test_decision_map_covers_the_grid_and_marks_infeasible(ysb):
         scenario, peak = s, 91_420.0
 
     FakeJob.sim = sim
-    table = I.decision_map(FakeJob, [0.1, 1.0, 10.0], [-0.3, 0.0, 0.3])
+    table = I.decision_map(FakeJob, [0.1, 1.0, 10.0], [0.4, 1.0, 1.3])
     assert len(table) == 9
     assert set(table["status"]) <= {"optimum meets QoS", "QoS binds", "infeasible"}
-    low = table[table["headroom"] == -0.3]
-    assert (low["status"] == "infeasible").all()  # 86,100 events/s of capacity at the peak
-    assert table.groupby("headroom")["qos_interval_worst_s"].nunique(dropna=False).eq(1).all()
+    low = table[table["headroom_factor"] == 0.4]
+    # spare x0.4: a capacity of 69,374 + 0.4 x 53,626 = 90,824 events/s, below the 91,420 peak
+    assert (low["status"] == "infeasible").all()
+    assert (
+        table.groupby("headroom_factor")["qos_interval_worst_s"].nunique(dropna=False).eq(1).all()
+    )
     ok = table[table["status"] != "infeasible"]
     np.testing.assert_allclose(
         ok["cost_optimal_s"],
@@ -311,15 +331,19 @@ def finding_inputs(allowed: float, status: str):
 
 def test_finding_is_written_from_the_tables():
     text = I.finding(*finding_inputs(50.0, "QoS binds"))
-    assert "is 265 s and replays to 4601 s" in text and "(2162 s with mid-interval" in text
     assert (
-        "allows at the peak load is 50 s (100 s mid-interval)" in text and "They disagree" in text
+        "is 265 s and replays to 4601 s" in text
+        and "(2162 s with every failure at the median moment" in text
+    )
+    assert (
+        "allows at the peak load is 50 s (100 s at the median moment)" in text
+        and "They disagree" in text
     )
     assert f"costs {SIM.checkpoint_ms * 5 / 50:.0f} ms of added latency" in text
     assert "never reconfigured on a (stayed at 10 s)" in text
     infeasible = I.finding(*finding_inputs(np.nan, "infeasible"))
     assert (
-        "peak load is none (none mid-interval)" in infeasible
+        "peak load is none (none at the median moment)" in infeasible
         and "costs nothing (no interval" in infeasible
     )
     meets = I.finding(*finding_inputs(600.0, "optimum meets QoS"))
@@ -361,13 +385,13 @@ def test_decision_table_marks_infeasible_and_binding():
         {
             "scenario": "a",
             "rate_factor": [1.0, 10.0, 1.0, 10.0],
-            "headroom": [-0.3, -0.3, 0.3, 0.3],
+            "headroom_factor": [0.7, 0.7, 1.3, 1.3],
             "cost_optimal_s": [np.nan, np.nan, 136.0, 85.0],
             "qos_interval_worst_s": [np.nan, np.nan, 136.0, 136.0],
             "status": ["infeasible", "infeasible", "QoS binds", "optimum meets QoS"],
         }
     )
     shown = I.decision_table(table, "a", "cost_optimal_s")
-    assert shown.loc[-0.3, 1.0] == "infeasible"
-    assert shown.loc[0.3, 1.0] == "136 s (QoS)" and shown.loc[0.3, 10.0] == "85 s"
-    assert I.decision_table(table, "a", "qos_interval_worst_s").loc[0.3, 10.0] == "136 s"
+    assert shown.loc[0.7, 1.0] == "infeasible"
+    assert shown.loc[1.3, 1.0] == "136 s (QoS)" and shown.loc[1.3, 10.0] == "85 s"
+    assert I.decision_table(table, "a", "qos_interval_worst_s").loc[1.3, 10.0] == "136 s"

@@ -404,3 +404,37 @@ def test_ppa_mapping_of_the_papers_fig6_topology_gives_its_plans_and_fidelity():
     for fraction in (0.25, 0.5):
         plan = {rename[t] for t in ppa_plan(mapped, fraction)}
         assert plan == set(ppa_plan(paper, fraction))
+
+
+# -- headroom: one definition for the three cross notebooks (rev20 #11) -------------------------
+@pytest.mark.parametrize("factor", [0.7, 1.0, 1.3])
+def test_headroom_scales_the_spare_capacity_alike_in_every_notebook(factor):
+    """scenarios.with_headroom is what cross_frontier (frontier.adjust), cross_correlated
+    (correlated_map.variant) and cross_interval (interval.with_headroom, the simulator too) use:
+    C becomes a + factor (C - a) in all three."""
+    from crosspaper import correlated_map, frontier, interval
+
+    s = S.load("khaos_iot")
+    a, c = s.topology.input_rate, s.checkpoint.catch_up_rate
+    expected = a + factor * (c - a)
+    assert S.with_headroom(s, factor).checkpoint.catch_up_rate == pytest.approx(expected)
+    assert frontier.adjust(s, headroom_factor=factor).checkpoint.catch_up_rate == pytest.approx(
+        expected
+    )
+    assert correlated_map.variant(
+        s, headroom_factor=factor
+    ).checkpoint.catch_up_rate == pytest.approx(expected)
+    s2, sim2 = interval.with_headroom(s, S.to_khaos(s).sim, factor)
+    assert s2.checkpoint.catch_up_rate == pytest.approx(expected) == sim2.capacity
+
+
+def test_headroom_fails_on_scaling_the_capacity():
+    """x0.7 headroom is 30% less spare capacity, not 30% less capacity (the old cross_interval
+    reading): on IoT 0.7 C = 23,100 events/s against a + 0.7 (C - a) = 25,655."""
+    s = S.load("khaos_iot")
+    a, c = s.topology.input_rate, s.checkpoint.catch_up_rate
+    scaled = S.with_headroom(s, 0.7).checkpoint.catch_up_rate
+    assert scaled != pytest.approx(0.7 * c) and scaled > a
+    for bad in (0.0, -0.3, float("inf"), True):
+        with pytest.raises(ValueError, match="headroom factor"):
+            S.with_headroom(s, bad)
