@@ -44,6 +44,10 @@ DETECTION_S = 1.0  # incremental.engine.EngineConfig.detection_delay: none in ei
 SYNC_PERIOD_S = 1.0  # PPA's replica sync period: ppa_recovery_latency's Fig 10 default
 CONFIDENCE = 0.95  # of every CI here, as the scorecard's (pipeline.scorecard.CONFIDENCE)
 SCHEMES = ("PPA-0", "PPA-0.5", "PPA-1.0", "incremental", "blocking", "multilevel")
+# The one experiment name of the notebook's sweeps (main, engine, sensitivity and map): with common
+# random numbers the seed is keyed by (experiment, iteration), so the sensitivity's baseline point
+# draws what the main point draws (its first draws) and differs from it only by its factor.
+EXPERIMENT = "cross_correlated"
 ASSUMPTIONS = {
     "failed nodes": "k nodes drawn uniformly among those holding a task, sources included (the "
     "one PPA model of the cross notebooks, crosspaper.replication: sources fail like any task and "

@@ -59,6 +59,10 @@ from crosspaper.scenarios import DATA
 SECONDS_PER_HOUR = 3600.0
 APPROACHES = ("multilevel", "fastrecover", "khaos", "ppa", "incremental", "baseline")
 KINDS = ("process", "single", "correlated")
+# The one experiment name of every sweep of the notebook (main grid, sensitivity, decision map):
+# with common random numbers the seed is keyed by (experiment, iteration), so a sensitivity or map
+# point at factor 1 draws what the main point draws and differs from it only by its factor.
+EXPERIMENT = "cross_frontier"
 FACTORS = (
     "rate_factor",
     "headroom_factor",

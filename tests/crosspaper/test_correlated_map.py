@@ -126,3 +126,20 @@ def test_one_at_a_time_points_and_the_sensitivity_table_flag_a_flip():
     assert table["decision"].iloc[0] != table["decision"].iloc[1]
     assert list(table["flips"]) == [False, True]
     assert table["lost_blocking"].iloc[1] < table["lost_blocking"].iloc[0]
+
+
+def test_the_sensitivity_baseline_equals_the_main_point_on_the_same_draws():
+    """Common random numbers across the notebook's sweeps (one experiment, cc.EXPERIMENT): the
+    sensitivity point at every factor 1 returns, draw by draw, the main point's summary rows."""
+    main = {**BASE, "delay_factor": 1.0, "engine": False, "engine_rate": 1.0}
+    for seed in (0, 1):
+        rows = cc.correlated_point(main, np.random.default_rng(seed))
+        expected = [
+            {k: r[k] for k in ("scheme", "lost_output_s", "t90_s", "t_full_s")}
+            for r in rows
+            if r["kind"] == cc.SUMMARY
+        ]
+        point = {**BASE, **dict.fromkeys(cm.FACTORS, 1.0)}
+        assert cm.sensitivity_point(point, np.random.default_rng(seed)) == expected
+        moved = cm.sensitivity_point({**point, "headroom_factor": 0.7}, np.random.default_rng(seed))
+        assert moved != expected  # the factor alone moves it

@@ -408,3 +408,23 @@ def test_a_remembered_ppa_plan_is_the_searched_one():
 
     assert F._plan(fan_in(9.0, 1.0), 0.5) == frozenset({"a0", "k0"})
     assert F._plan(fan_in(1.0, 9.0), 0.5) == frozenset({"b0", "k0"})
+
+
+# -- common random numbers across the notebook's sweeps -----------------------------------------
+def test_a_sensitivity_point_at_factor_1_equals_the_main_point(spark, tmp_path):
+    """The notebook runs its main grid, sensitivity and map under F.EXPERIMENT: the sensitivity's
+    default point (every factor 1) draws the same failures and delays as the main point, so a
+    headline and its sensitivity rows differ only by the factor; under another experiment name
+    (the notebook's former "cross_frontier_sensitivity") the draws differ."""
+    main = [
+        {"scenario": "incremental_fig9", "approach": "ppa", "fraction": 0.0, "draws": 2},
+        {"scenario": "incremental_fig9", "approach": "incremental", "extra_standby": 0, "draws": 2},
+    ]
+    default = [{**p, "case": "default", "value": "1"} for p in main]
+    kw = dict(results_dir=tmp_path, spark=spark, progress=False, common_random_numbers=True)
+    columns = ["unavailability_s_per_h", "loss_correlated_s", "recovery_correlated_s"]
+    a = sweep(F.EXPERIMENT, main, F.frontier_point, **kw)[columns]
+    b = sweep(F.EXPERIMENT, default, F.frontier_point, **kw)[columns]
+    pd.testing.assert_frame_equal(a, b)
+    other = sweep("cross_frontier_sensitivity", default, F.frontier_point, **kw)[columns]
+    assert not np.allclose(a.to_numpy(), other.to_numpy())
