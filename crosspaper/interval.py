@@ -39,6 +39,7 @@ import pandas as pd
 
 from crosspaper import recovery
 from crosspaper.scenarios import (
+    DATA,
     SECONDS_PER_DAY,
     Scenario,
     snapshot_storage,
@@ -149,12 +150,19 @@ def _trace_cached(path: str, sha256: str) -> pd.Series:
     return read_trace(path)
 
 
+def _data_relative(folder) -> str:
+    """``folder`` relative to the project's data/ when it lies inside it, else absolute."""
+    path = Path(folder).resolve()
+    return str(path.relative_to(DATA)) if path.is_relative_to(DATA) else str(path)
+
+
 def workload(point: dict) -> pd.Series:
     """The workload a sweep point names: ``trace`` (path, with ``trace_sha256`` so the sweep
-    cache follows the file's content) or the Khaos ``folder`` and ``experiment``."""
+    cache follows the file's content) or the Khaos ``folder`` (relative to the project's data/,
+    or absolute) and ``experiment``."""
     if point.get("trace"):
         return _trace_cached(point["trace"], point["trace_sha256"])
-    return khaos_workload(point["folder"], point["experiment"])
+    return khaos_workload(DATA / point["folder"], point["experiment"])
 
 
 # -- the simulated job of a scenario ------------------------------------------------------------
@@ -172,7 +180,9 @@ class Job:
                 raise ValueError(
                     f"trace: scenario {s.name} has khaos.experiment = 'none'; give a trace CSV"
                 )
-            self.source = {"folder": str(folder), "experiment": setup.experiment}
+            # relative to the project's data/ where it lies there: a sweep point (whose hash
+            # seeds the profiling draws) must not change with the checkout's location
+            self.source = {"folder": _data_relative(folder), "experiment": setup.experiment}
             self.failure_seconds = tuple(int(x) for x in setup.failure_seconds)
             self.workload = workload(self.source)
         else:

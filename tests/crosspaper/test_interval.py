@@ -395,3 +395,16 @@ def test_decision_table_marks_infeasible_and_binding():
     assert shown.loc[0.7, 1.0] == "infeasible"
     assert shown.loc[1.3, 1.0] == "136 s (QoS)" and shown.loc[1.3, 10.0] == "85 s"
     assert I.decision_table(table, "a", "qos_interval_worst_s").loc[1.3, 10.0] == "136 s"
+
+
+def test_sweep_points_do_not_carry_the_checkouts_location():
+    """The profiling sweep seeds each point by a hash of its parameters: with the absolute path
+    of data/khaos in them, two checkouts of the same commit drew different profiling noise (Khaos's
+    runtime CI moved, mean 13 s against 10 s on YSB). The folder is kept relative to data/."""
+    job = I.Job(load("khaos_iot"), DATA / "khaos", levels=4, profile_configurations=3)
+    assert job.source["folder"] == "khaos"
+    for point in [*I.profile_grid(job), job.point(60)]:
+        assert not any(str(DATA) in str(v) for v in point.values())
+    assert I.workload(job.source).equals(job.workload)
+    outside = I._data_relative("/tmp/elsewhere")  # a folder outside data/ stays absolute
+    assert outside == str(Path("/tmp/elsewhere").resolve())
