@@ -5,8 +5,9 @@ scenario (failure rates, capacity headroom, checkpoint cost) and node acquisitio
 The decision a practitioner takes from it (``decide``): the scheme with the lowest normal-time
 cost whose mean time to full output after the failure meets the scenario's per-recovery limit
 ``qos.recovery_s``. Normal-time cost = replica CPU share + checkpoint overhead (both shares of
-the job's CPU, ``correlated.normal_costs``; buffered KB is memory and is reported, not ranked).
-Where no scheme meets the limit, the decision is "none" and the fastest scheme is named.
+the job's CPU, ``correlated.normal_costs``); ties broken by less lost output, then less
+buffered KB (memory); schemes tied on all three are named together. Where no scheme meets the
+limit, the decision is "none" and the fastest scheme is named.
 
 Factors (each a plain multiplier of the scenario's value, 1 = as given):
 - ``rate_factor``: single_per_day and correlated_per_day (moves multilevel's optimum T*, p*);
@@ -109,7 +110,10 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
     """Per point (the factor columns and k): each scheme's mean lost output and time to full
     output over draws, its normal-time cost, whether it meets ``limit_s`` (mean time to full
     output <= limit), and the decision: the cheapest scheme that meets it (ties: less lost
-    output), ``NONE`` if none does; ``fastest`` and ``least_lost`` name the other extremes."""
+    output, then less buffered KB), ``NONE`` if none does. Schemes still tied on all three are
+    named together, "blocking = multilevel" (order of ``correlated.SCHEMES``), so the decision
+    never depends on row order (at p1* = 0 multilevel is blocking at the same interval).
+    ``fastest`` and ``least_lost`` name the other extremes."""
     if not (isinstance(limit_s, int | float) and limit_s > 0):
         raise ValueError(f"limit_s must be a number > 0; got {limit_s!r}")
     keys = [*FACTORS, "k"]
@@ -123,11 +127,16 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
     means["meets_qos"] = means["t_full_s"] <= limit_s
     rows = []
     for key, g in means.groupby(keys, sort=False):
-        ok = g[g["meets_qos"]].sort_values(["normal_cost", "lost_output_s"], kind="stable")
+        ranks = ["normal_cost", "lost_output_s", "buffer_kb"]
+        ok = g[g["meets_qos"]].sort_values(ranks, kind="stable")
+        first = ok[ranks].iloc[:1].to_numpy()
+        tied = ok[np.isclose(ok[ranks], first, rtol=1e-9, atol=1e-9).all(axis=1)] if len(ok) else ok
+        order = {s: i for i, s in enumerate(cc.SCHEMES)}
+        named = sorted(tied["scheme"], key=lambda s: (order.get(s, len(order)), s))
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),
-                "decision": ok["scheme"].iloc[0] if len(ok) else NONE,
+                "decision": " = ".join(named) if len(ok) else NONE,
                 "fastest": g.loc[g["t_full_s"].idxmin(), "scheme"],
                 "least_lost": g.loc[g["lost_output_s"].idxmin(), "scheme"],
             }

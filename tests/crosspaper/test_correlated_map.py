@@ -143,3 +143,16 @@ def test_the_sensitivity_baseline_equals_the_main_point_on_the_same_draws():
         assert cm.sensitivity_point(point, np.random.default_rng(seed)) == expected
         moved = cm.sensitivity_point({**point, "headroom_factor": 0.7}, np.random.default_rng(seed))
         assert moved != expected  # the factor alone moves it
+
+
+def test_tied_schemes_are_named_together_whatever_the_row_order():
+    """rev20 #6: at p1* = 0 multilevel is blocking at the same interval (same cost, same loss);
+    the decision names both instead of whichever row came first."""
+    full = {"blocking": 100.0, "multilevel": 100.0, "PPA-1.0": 50.0}
+    cost = {"blocking": 0.01, "multilevel": 0.01, "PPA-1.0": 0.9}
+    d = _decided(full, cost, limit=250.0)
+    assert set(d["decision"]) == {"blocking = multilevel"}
+    flipped = _decided(dict(reversed(full.items())), cost, limit=250.0)
+    assert set(flipped["decision"]) == {"blocking = multilevel"}
+    cost["multilevel"] = 0.011  # a real difference is still a decision
+    assert set(_decided(full, cost, limit=250.0)["decision"]) == {"blocking"}
