@@ -154,5 +154,7 @@ def test_tied_schemes_are_named_together_whatever_the_row_order():
     assert set(d["decision"]) == {"blocking = multilevel"}
     flipped = _decided(dict(reversed(full.items())), cost, limit=250.0)
     assert set(flipped["decision"]) == {"blocking = multilevel"}
+    cost["multilevel"] = 0.01 * (1 + 1e-8)  # two optimizers' last digits are a tie
+    assert set(_decided(full, cost, limit=250.0)["decision"]) == {"blocking = multilevel"}
     cost["multilevel"] = 0.011  # a real difference is still a decision
     assert set(_decided(full, cost, limit=250.0)["decision"]) == {"blocking"}
