@@ -136,7 +136,8 @@ def test_inc45_draws_fails_on_a_planted_pilot_at_the_cap_claiming_the_target_pow
     noisy["all_recovered"] += np.random.default_rng(9).normal(0, 400, len(noisy))
     n, text = rules.inc45_draws(noisy, "INC5")
     assert n == rules.MAX_DRAWS
-    assert text.startswith(f"{rules.MAX_DRAWS} draws (the cap) for power 1e-05 over 4 differences")
+    achieved = float(text.split("for power ")[1].split()[0])
+    assert text.startswith(f"{rules.MAX_DRAWS} draws (the cap) for power") and achieved < 0.01
     assert "short of the target 0.9" in text and "draws for power 0.9 over" not in text
 
 
