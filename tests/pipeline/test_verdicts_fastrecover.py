@@ -247,6 +247,29 @@ def test_fr6_reads_the_spread_the_thesis_names_and_keeps_ratios_far_beyond_any_r
         rules.spread_ratios(_spread_chains(2.0, 5.0), np.random.default_rng(0), spread="range")
 
 
+def test_fr6_across_reruns_and_readings_fails_on_a_rerun_far_from_the_print():
+    # The model's range ends come from reruns, the readings from the same chains: every end is
+    # re-judged, and a rerun whose ratios are far from 2 and 5 makes the verdict depends.
+    good, far = _spread_chains(1.8, 5.0), _spread_chains(32.0, 779.0)
+    alternatives = _alternatives(
+        rules.CHAIN_ASSUMPTIONS,
+        lambda name, value: far if (name, value) == ("bandwidth", 15_000.0) else good,
+    )
+    verdict = rules.across(
+        rules.fr6_on_runs,
+        good,
+        alternatives,
+        rules.CHAIN_ASSUMPTIONS,
+        {},
+        0,
+        readings=[rules.FR6_ABOUT],
+    )
+    assert verdict.verdict == DEPENDS
+    assert "B_log (KB/min): reproduced at 20000.0, not reproduced at 15000.0" in verdict.reason
+    ends = {(name, value) for name, value, _ in verdict.robustness}
+    assert ends == {*alternatives, ("about", 1.25), ("about", 2.0)}
+
+
 def _trees(advantage_by_point):
     """Tree rows where FastRecover's reduction vs both baselines is advantage(p)% (CRN noise)."""
     return thesis_like(
