@@ -119,12 +119,46 @@ def _inc5_differences(summary: pd.DataFrame) -> list[tuple[str, pd.Series]]:
 _DIFFERENCES = {"INC4": _inc4_differences, "INC5": _inc5_differences}
 
 
+# The most draws a power rule asks for (INC4, INC5, INC11).
+MAX_DRAWS = 50
+
+
+def _draws_for_power(effect: float, power: float) -> tuple[int, float]:
+    """The smallest n from 2 to MAX_DRAWS at which a two-sided one-sample t test at
+    1 − CONFIDENCE has ``power`` for the standardized ``effect`` (math.inf, a difference without
+    spread: 2), and the power those n draws achieve (short of ``power`` only at the cap)."""
+
+    def power_at(n: int) -> float:
+        if not math.isfinite(effect):
+            return 1.0
+        return TTestPower().power(
+            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
+        )
+
+    n = 2
+    while n < MAX_DRAWS and power_at(n) < power:
+        n += 1
+    return n, power_at(n)
+
+
+def _power_text(n: int, achieved: float, power: float, target: float, k: int, what: str) -> str:
+    """How the draw count was fixed; at the cap, the power the draws do give, not the target
+    (joint over the ``k`` ``what``, ``power`` = target^(1/k) each)."""
+    if achieved < power:
+        return (
+            f"{n} draws (the cap) for power {achieved**k:.2g} over {k} {what} "
+            f"({achieved:.3f} each), short of the target {target:g}"
+        )
+    return f"{n} draws for power {target:g} over {k} {what} ({power:.3f} each)"
+
+
 def inc45_draws(pilot: pd.DataFrame, claim: str) -> tuple[int, str]:
     """Draws ``claim`` ("INC4" or "INC5") needs, and the rule's text: the smallest n >= 2 at
     which a two-sided one-sample t test at 1 − CONFIDENCE of each paired difference has power
     INC45_POWER^(1/k) (k differences) for an effect of INC45_EFFECT, at the largest standard
     deviation of the differences in ``pilot`` (``run_summary`` of a pilot sweep with its own
-    seed, two or more draws); MAX_DRAWS at most (the text then says "more than")."""
+    seed, two or more draws); MAX_DRAWS at most, where the text states the power those draws
+    achieve."""
     if claim not in _DIFFERENCES:
         raise ValueError(f"claim must be one of {sorted(_DIFFERENCES)}; got {claim!r}")
     differences = _DIFFERENCES[claim](pilot)
@@ -132,29 +166,11 @@ def inc45_draws(pilot: pd.DataFrame, claim: str) -> tuple[int, str]:
         raise ValueError("pilot needs two or more paired draws of every difference")
     sd = max(float(d.std(ddof=1)) for _, d in differences)
     power = INC45_POWER ** (1 / len(differences))
-    effect = INC45_EFFECT / sd if sd > 0 else math.inf
-    n = 2
-    while (
-        n < MAX_DRAWS
-        and math.isfinite(effect)
-        and TTestPower().power(
-            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
-        )
-        < power
-    ):
-        n += 1
-    capped = (
-        math.isfinite(effect)
-        and TTestPower().power(
-            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
-        )
-        < power
-    )
+    n, achieved = _draws_for_power(INC45_EFFECT / sd if sd > 0 else math.inf, power)
+    aim = _power_text(n, achieved, power, INC45_POWER, len(differences), "differences")
     text = (
-        f"{'more than ' if capped else ''}{n} draws for power {INC45_POWER:g} over "
-        f"{len(differences)} differences "
-        f"({power:.3f} each) to detect {INC45_EFFECT:g} s (one ΔT bin) at the pilot's largest "
-        f"paired SD {sd:.3g} s ({min(len(d) for _, d in differences)} pilot draws, own seed)"
+        f"{aim} to detect {INC45_EFFECT:g} s (one ΔT bin) at the pilot's largest paired SD "
+        f"{sd:.3g} s ({min(len(d) for _, d in differences)} pilot draws, own seed)"
     )
     return n, text
 
@@ -438,7 +454,6 @@ def inc10(check: dict, runs: pd.DataFrame) -> Verdict:
 # comes from a pilot sweep with its own seed, never from the judged runs.
 INC11_EFFECT = 0.01  # s: a tenth of Appendix C.1's 100 ms mini-batch
 INC11_POWER = 0.9  # joint, over the rates below capacity
-MAX_DRAWS = 50
 
 
 def inc11_draws(pilot: pd.DataFrame, saturating: float) -> tuple[int, str]:
@@ -456,31 +471,8 @@ def inc11_draws(pilot: pd.DataFrame, saturating: float) -> tuple[int, str]:
         raise ValueError("pilot needs two or more draws at a rate below saturating")
     sd = max(float((modes.loc[r][True] - modes.loc[r][False]).std(ddof=1)) for r in rates)
     power = INC11_POWER ** (1 / len(rates))
-    effect = INC11_EFFECT / sd if sd > 0 else math.inf
-    n = 2
-    while (
-        n < MAX_DRAWS
-        and math.isfinite(effect)
-        and TTestPower().power(
-            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
-        )
-        < power
-    ):
-        n += 1
-    achieved = (
-        TTestPower().power(
-            effect_size=effect, nobs=n, alpha=1 - CONFIDENCE, alternative="two-sided"
-        )
-        if math.isfinite(effect)
-        else 1.0
-    )
-    # At the cap the target is not reached: say the power the draws do give, not the target.
-    aim = (
-        f"{n} draws (the cap) for power {achieved ** len(rates):.2g} over {len(rates)} rate(s) "
-        f"({achieved:.3f} each), short of the target {INC11_POWER:g}"
-        if achieved < power
-        else f"{n} draws for power {INC11_POWER:g} over {len(rates)} rate(s) ({power:.3f} each)"
-    )
+    n, achieved = _draws_for_power(INC11_EFFECT / sd if sd > 0 else math.inf, power)
+    aim = _power_text(n, achieved, power, INC11_POWER, len(rates), "rate(s)")
     text = (
         f"{aim} to detect {INC11_EFFECT:g} s of added latency (a tenth of a 100 ms batch) at "
         f"the pilot's largest paired SD {sd:.3g} s "

@@ -12,6 +12,7 @@ through ``pipeline.scorecard.robust``, so that a verdict flipping within a range
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
 import pandas as pd
 from scipy import stats
@@ -130,7 +131,6 @@ SIM_ASSUMPTIONS = (
         constant=True,
     ),
 )
-_SIM_DEFAULTS = {a.name: a.default for a in SIM_ASSUMPTIONS}
 
 
 def sim_at(sim, **constants):
@@ -155,18 +155,31 @@ def kh2_simulated(table_for, what: str = "simulated day") -> Verdict:
     ``KH2_ASSUMPTIONS`` (the readings) and of ``SIM_ASSUMPTIONS`` (the simulator's unfitted
     constants), one at a time. ``table_for(**constants)`` returns the replayed day's Tables
     II-III frame with those constants (the calibrated simulator when none are given)."""
-    constants = {a.name for a in SIM_ASSUMPTIONS}
+    return _kh2_across(table_for, what, MODELLED, SIM_ASSUMPTIONS, at_defaults_none=True)
+
+
+def _kh2_across(
+    table_for, what: str, evidence: str, making: Sequence[Assumption], at_defaults_none=False
+) -> Verdict:
+    """``kh2`` through ``robust`` over ``KH2_ASSUMPTIONS`` (its readings, the same table) and
+    ``making`` (the choices ``table_for`` builds a table with, each distinct table once; with
+    ``at_defaults_none`` a choice at its default is not passed to ``table_for``)."""
+    defaults = {a.name: a.default for a in making}
     tables = {}
 
     def judged(**choices):
-        mine = {k: v for k, v in choices.items() if k in constants and v != _SIM_DEFAULTS[k]}
+        mine = {
+            k: v
+            for k, v in choices.items()
+            if k in defaults and not (at_defaults_none and v == defaults[k])
+        }
         key = tuple(sorted(mine.items()))
         if key not in tables:
             tables[key] = table_for(**mine)
-        readings = {k: v for k, v in choices.items() if k not in constants}
-        return kh2(tables[key], what, evidence=MODELLED, **readings)
+        readings = {k: v for k, v in choices.items() if k not in defaults}
+        return kh2(tables[key], what, evidence=evidence, **readings)
 
-    return robust(judged, [*KH2_ASSUMPTIONS, *SIM_ASSUMPTIONS])
+    return robust(judged, [*KH2_ASSUMPTIONS, *making])
 
 
 # KH3 rests on two open choices, judged together (all four combinations: neither flips the
@@ -351,18 +364,7 @@ def kh2_ysb(table_for, what: str, *, evidence: str) -> Verdict:
     of ``KH2_ASSUMPTIONS`` and of ``KH2_YSB_DETECTOR``, one at a time. ``table_for(**detector)``
     returns the Table III-like frame measured with those detector settings (the defaults when
     none are given)."""
-    detector = {a.name for a in KH2_YSB_DETECTOR}
-    tables = {}
-
-    def judged(**choices):
-        mine = {k: v for k, v in choices.items() if k in detector}
-        key = tuple(sorted(mine.items()))
-        if key not in tables:
-            tables[key] = table_for(**mine)
-        readings = {k: v for k, v in choices.items() if k not in detector}
-        return kh2(tables[key], what, evidence=evidence, **readings)
-
-    return robust(judged, [*KH2_ASSUMPTIONS, *KH2_YSB_DETECTOR])
+    return _kh2_across(table_for, what, evidence, KH2_YSB_DETECTOR)
 
 
 def kh3(

@@ -182,9 +182,9 @@ def _spread_chains(scale_nseg, scale_1seg, chains=400, seed=1):
 
 def test_fr6_fails_on_variance_ratios_far_beyond_two_to_five():
     rng = np.random.default_rng(0)
-    good = rules.variance_ratios(_spread_chains(2.0, 5.0), rng)
+    good = rules.spread_ratios(_spread_chains(2.0, 5.0), rng)
     assert rules.fr6(good).verdict == REPRODUCED
-    far = rules.fr6(rules.variance_ratios(_spread_chains(32.0, 779.0), rng))
+    far = rules.fr6(rules.spread_ratios(_spread_chains(32.0, 779.0), rng))
     # FastRecover is still the most predictable: that alone is not the claim.
     assert far.verdict == NOT_REPRODUCED and "CI above 1 at every n" in far.reason
 
@@ -213,9 +213,61 @@ def test_fr6_fails_on_ratio_cis_that_only_overlap_their_bands():
     # True ratios 2 and 5, the bands' centres: on 4,000 chains per n the CIs lie inside the bands;
     # on 20 they are too wide to lie inside and only overlap them: partly, never reproduced.
     rng = np.random.default_rng(0)
-    assert rules.fr6(rules.variance_ratios(_independent_chains(4000), rng)).verdict == REPRODUCED
-    wide = rules.fr6(rules.variance_ratios(_independent_chains(20), rng))
+    assert rules.fr6(rules.spread_ratios(_independent_chains(4000), rng)).verdict == REPRODUCED
+    wide = rules.fr6(rules.spread_ratios(_independent_chains(20), rng))
     assert wide.verdict == PARTLY and "not inside" in wide.reason
+
+
+def test_fr6_fails_on_a_strict_reading_of_roughly_and_reads_depends():
+    # Variance ratios exactly 1.5 and 5: 1.5 lies inside 2 within a factor 1.5 (1.33-3) but
+    # outside 2 within a factor 1.25 (1.6-2.5): the reading of "roughly" decides.
+    chains = _spread_chains(1.5, 5.0)
+    alone = rules.fr6_on_runs(chains, {}, 0)
+    assert alone.verdict == REPRODUCED
+    verdict = rules.across(rules.fr6_on_runs, chains, {}, (), {}, 0, readings=[rules.FR6_ABOUT])
+    assert verdict.verdict == DEPENDS
+    assert "'roughly' as a factor: reproduced at 1.5, not reproduced at 1.25" in verdict.reason
+
+
+def test_fr6_reads_the_spread_the_thesis_names_and_keeps_ratios_far_beyond_any_reading():
+    # Variance ratios 2 and 5 are standard-deviation ratios of about 1.4 and 2.2: the reading of
+    # "variance" is an open choice that can decide the verdict.
+    verdict = rules.across(
+        rules.fr6_on_runs, _spread_chains(2.0, 5.0), {}, (), {}, 0, readings=rules.FR6_READINGS
+    )
+    assert verdict.verdict == DEPENDS and "the spread compared" in verdict.reason
+    # Ratios of 32 and 779 are outside every reading's bands: not reproduced at every end.
+    far = rules.across(
+        rules.fr6_on_runs, _spread_chains(32.0, 779.0), {}, (), {}, 0, readings=rules.FR6_READINGS
+    )
+    assert far.verdict == NOT_REPRODUCED
+    assert {v for _, _, v in far.robustness} == {NOT_REPRODUCED}
+    assert "iqr(NSegments)/iqr(FastRecover)" not in far.reason  # the default's reason, variance
+    with pytest.raises(ValueError, match="spread must be one of"):
+        rules.spread_ratios(_spread_chains(2.0, 5.0), np.random.default_rng(0), spread="range")
+
+
+def test_fr6_across_reruns_and_readings_fails_on_a_rerun_far_from_the_print():
+    # The model's range ends come from reruns, the readings from the same chains: every end is
+    # re-judged, and a rerun whose ratios are far from 2 and 5 makes the verdict depends.
+    good, far = _spread_chains(1.8, 5.0), _spread_chains(32.0, 779.0)
+    alternatives = _alternatives(
+        rules.CHAIN_ASSUMPTIONS,
+        lambda name, value: far if (name, value) == ("bandwidth", 15_000.0) else good,
+    )
+    verdict = rules.across(
+        rules.fr6_on_runs,
+        good,
+        alternatives,
+        rules.CHAIN_ASSUMPTIONS,
+        {},
+        0,
+        readings=[rules.FR6_ABOUT],
+    )
+    assert verdict.verdict == DEPENDS
+    assert "B_log (KB/min): reproduced at 20000.0, not reproduced at 15000.0" in verdict.reason
+    ends = {(name, value) for name, value, _ in verdict.robustness}
+    assert ends == {*alternatives, ("about", 1.25), ("about", 2.0)}
 
 
 def _trees(advantage_by_point):
@@ -237,6 +289,56 @@ def test_fr7_fails_on_an_advantage_that_rises_then_falls_with_omega():
         _trees(lambda p: 20 + p["n"] - 40 * p["ch_max"] + hump[p["omega"]]), DEFAULTS
     )
     assert verdict.verdict == NOT_REPRODUCED and "over omega" in verdict.reason
+
+
+def _trees_by_baseline(advantage_by_point, infeasible=None):
+    """Tree rows where FastRecover's reduction vs each baseline is advantage(p)[base]% (CRN)."""
+    return thesis_like(
+        ratio=lambda p: {b: 1 / (1 - a / 100) for b, a in advantage_by_point(p).items()},
+        infeasible=infeasible or (lambda p: 0.0),
+    )
+
+
+def test_fr7_fails_on_an_advantage_falling_against_one_baseline_and_reads_depends():
+    # Grows against 1Segment on every line, falls with n against NSegments: the reading "each
+    # baseline in its own panel" keeps the 1Segment panel reproduced, the literal reading fails.
+    def advantage(p):
+        grows = 20 + p["n"] + p["omega"] / 500 - 40 * p["ch_max"]
+        return {"NSegments": grows - 2 * p["n"], "1Segment": grows}
+
+    runs = _trees_by_baseline(advantage)
+    assert rules.fr7(runs, DEFAULTS).verdict == NOT_REPRODUCED
+    assert rules.fr7(runs, DEFAULTS, baselines="1Segment").verdict == REPRODUCED
+    verdict = rules.across(rules.fr7, runs, {}, (), DEFAULTS, readings=rules.FR7_READINGS)
+    assert verdict.verdict == DEPENDS
+    assert "baselines in the headline: not reproduced at 'both', reproduced at '1Segment'" in (
+        verdict.reason
+    )
+    with pytest.raises(ValueError, match="growth must be one of"):
+        rules.fr7(runs, DEFAULTS, growth="spearman")
+
+
+def test_fr7_fails_on_one_line_under_the_literal_reading_and_is_partly_under_most_lines():
+    hump = {1000: 0.6, 3000: 1.5, 5000: 0.3}
+    runs = _trees(lambda p: 20 + p["n"] - 40 * p["ch_max"] + hump[p["omega"]])
+    assert rules.fr7(runs, DEFAULTS).verdict == NOT_REPRODUCED
+    most = rules.fr7(runs, DEFAULTS, lines="most")
+    assert most.verdict == PARTLY and "2 of 3 lines grow (at least 2)" in most.reason
+    # The same hump under the per-tree slope: Ω's slope is negative too.
+    assert rules.fr7(runs, DEFAULTS, growth="slope").verdict == NOT_REPRODUCED
+
+
+def test_fr7_fails_on_a_sparse_last_value_only_when_sparse_values_count():
+    # NSegments is feasible on 4% of the trees at n = 35, where its advantage drops: with every
+    # value counted the n line fails; with values under a tenth of the trees left out it grows.
+    def advantage(p):
+        grows = 20 + p["n"] + p["omega"] / 500 - 40 * p["ch_max"]
+        return {"NSegments": grows - (40 if p["n"] == 35 else 0), "1Segment": grows}
+
+    runs = _trees_by_baseline(advantage, infeasible=lambda p: 0.96 if p["n"] == 35 else 0.0)
+    assert rules.fr7(runs, DEFAULTS).verdict == NOT_REPRODUCED
+    thinned = rules.fr7(runs, DEFAULTS, min_share=0.1)
+    assert thinned.verdict == REPRODUCED and "no data at 35" in thinned.reproduced
 
 
 def _proxy(sim_sign):

@@ -125,10 +125,20 @@ def test_inc45_draws_grow_with_the_pilots_spread():
     loud = rules.inc45_draws(noisy, "INC5")
     assert 2 <= calm[0] < loud[0] <= rules.MAX_DRAWS
     assert "to detect 20 s (one ΔT bin)" in loud[1]
-    noisy["all_recovered"] += rng.normal(0, 400, len(noisy))
-    assert rules.inc45_draws(noisy, "INC5")[1].startswith(f"more than {rules.MAX_DRAWS} draws")
     with pytest.raises(ValueError, match="claim must be one of"):
         rules.inc45_draws(summary(), "INC6")
+
+
+def test_inc45_draws_fails_on_a_planted_pilot_at_the_cap_claiming_the_target_power():
+    # Paired SD of hundreds of seconds against a 20 s effect: 50 draws fall far short of the
+    # target; the text gives the power they do achieve (INC11's wording), never the target.
+    noisy = summary()
+    noisy["all_recovered"] += np.random.default_rng(9).normal(0, 400, len(noisy))
+    n, text = rules.inc45_draws(noisy, "INC5")
+    assert n == rules.MAX_DRAWS
+    achieved = float(text.split("for power ")[1].split()[0])
+    assert text.startswith(f"{rules.MAX_DRAWS} draws (the cap) for power") and achieved < 0.01
+    assert "short of the target 0.9" in text and "draws for power 0.9 over" not in text
 
 
 def test_run_summary_counts_a_censored_query_at_the_horizon():
