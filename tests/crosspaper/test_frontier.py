@@ -408,3 +408,29 @@ def test_a_remembered_ppa_plan_is_the_searched_one():
 
     assert F._plan(fan_in(9.0, 1.0), 0.5) == frozenset({"a0", "k0"})
     assert F._plan(fan_in(1.0, 9.0), 0.5) == frozenset({"b0", "k0"})
+
+
+def _forget():
+    F._expected_recovery_s.cache_clear()
+    F._PLANS.clear()
+    F._FAILURES.clear()
+    F._PLACED.clear()
+
+
+def test_remembered_points_equal_points_computed_afresh():
+    # Points whose factors leave some remembered inputs unchanged (rate, headroom, delay, load)
+    # reuse them; each must equal the point computed with nothing remembered.
+    base = [
+        {"scenario": "khaos_iot", "approach": "ppa", "fraction": 0.5, "draws": 4},
+        {"scenario": "incremental_fig9", "approach": "ppa", "fraction": 1.0, "draws": 4},
+        {"scenario": "incremental_fig9", "approach": "incremental", "extra_standby": 1, "draws": 4},
+        {"scenario": "khaos_ysb", "approach": "multilevel", "T_s": 5.0, "p1": 0.99},
+    ]
+    factors = [{}, {"rate_factor": 10.0}, {"headroom_factor": 0.7}, {"delay_factor": 2.0}]
+    points = [{**p, **f} for p in base for f in factors] + [{**base[1], "load_quantile": 0.5}]
+    _forget()
+    remembered = [F.frontier_point(p, np.random.default_rng(1)) for p in points]
+    assert F._FAILURES and F._PLACED
+    for point, row in zip(points, remembered, strict=True):
+        _forget()
+        assert row == F.frontier_point(point, np.random.default_rng(1)), point
