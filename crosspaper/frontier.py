@@ -189,6 +189,7 @@ def _window_loads(name: str) -> np.ndarray | None:
     return day.rolling(min(LOAD_WINDOW_S, len(day))).mean().dropna().to_numpy(dtype=float)
 
 
+@cache  # every point asks for its scenario's: one quantile of a day per (name, quantile)
 def qos_load(name: str, quantile: float = LOAD_QUANTILE) -> float:
     """The input rate (events/s) at which the QoS limit is judged: the ``quantile`` of scenario
     ``name``'s measured day's 300-s means, or its topology.input_rate without a day."""
@@ -219,6 +220,14 @@ def scenario_of(params: dict) -> tuple[S.Scenario, str]:
 
 
 # -- conversions shared by the approaches ------------------------------------------------------
+@cache
+def _expected_recovery_s(interval_s, down_s, job: R.Job, timing="uniform", keep=1.0) -> float:
+    """crosspaper.recovery.expected_recovery_s, remembered per process: the sensitivity and
+    decision-map grids ask for the same recoveries again at every failure rate and checkpoint
+    cost (the rates and costs weigh the recoveries, they do not change them)."""
+    return R.expected_recovery_s(interval_s, down_s, job, timing, keep)
+
+
 def per_hour(s: S.Scenario) -> dict[str, float]:
     """λ per hour of each failure kind from the scenario's rates per day."""
     f = s.failures
@@ -306,7 +315,7 @@ def _single_level(s: S.Scenario, interval_s: float, timing: str, standby: int, j
     T s): no wait for a process failure, the wait for k - S acquired nodes otherwise."""
     r2 = s.checkpoint.remote_restart_s
     return {
-        k: R.expected_recovery_s(
+        k: _expected_recovery_s(
             interval_s, expected_wait_s(s, failed_count(s, k), standby) + r2, job, timing
         )
         for k in KINDS
@@ -392,11 +401,11 @@ def multilevel_point(params: dict, rng) -> dict:
         # only levels in use: an infinite recovery at p = 0 would give 0 x inf = NaN
         levels = ((p1, c.local_restart_s), (1 - p1, c.remote_restart_s))
         out = {
-            "process": sum(w * R.expected_recovery_s(T, r, job, timing) for w, r in levels if w > 0)
+            "process": sum(w * _expected_recovery_s(T, r, job, timing) for w, r in levels if w > 0)
         }
         for kind in ("single", "correlated"):
             down = expected_wait_s(s, failed_count(s, kind), standby) + c.remote_restart_s
-            out[kind] = R.expected_recovery_s(T, down, job, timing, keep=1.0 - p1)
+            out[kind] = _expected_recovery_s(T, down, job, timing, keep=1.0 - p1)
         return out
 
     losses, recoveries = per_kind(job, timing), per_kind(qos_job(params, s), "worst")
@@ -465,7 +474,7 @@ def fastrecover_point(params: dict, rng) -> dict:
         for out, j, when in ((losses, job, timing), (recoveries, qjob, "worst")):
             per_op = np.array(
                 [
-                    R.expected_recovery_s(interval_s[i], down + 60.0 * restore_min[i], j, when)
+                    _expected_recovery_s(interval_s[i], down + 60.0 * restore_min[i], j, when)
                     for i in range(len(ops))
                 ]
             )
@@ -535,17 +544,21 @@ def khaos_point(params: dict, rng) -> dict:
     )
 
 
-def _plan(topology, fraction: float) -> frozenset[str]:
-    """ppa.ppa_plan, remembered per process by the topology's defining data: the exhaustive
-    search gives the same plan at every point whose factors leave the topology unchanged (most
-    of the sensitivity and decision-map points); it was about half of a PPA point's CPU time."""
-    key = (
+def _topology_key(topology) -> tuple:
+    """The defining data of a PPA topology (ppa.Topology), hashable."""
+    return (
         tuple((name, tuple(tasks)) for name, tasks in topology.operators.items()),
         tuple(sorted(topology.joins)),
         tuple(sorted(topology.rates.items())),
         tuple(sorted((topology.sink_rates or {}).items())),
-        fraction,
     )
+
+
+def _plan(topology, fraction: float) -> frozenset[str]:
+    """ppa.ppa_plan, remembered per process by the topology's defining data: the exhaustive
+    search gives the same plan at every point whose factors leave the topology unchanged (most
+    of the sensitivity and decision-map points); it was about half of a PPA point's CPU time."""
+    key = (*_topology_key(topology), fraction)
     if key not in _PLANS:
         from ppa import ppa_plan
 
@@ -554,6 +567,32 @@ def _plan(topology, fraction: float) -> frozenset[str]:
 
 
 _PLANS: dict[tuple, frozenset[str]] = {}
+
+
+def _ppa_failure(s: S.Scenario, topology, plan, nodes, ready: dict, recover) -> tuple:
+    """(lost_output_s, t_full_s) of crosspaper.replication.failure, remembered per process by
+    what it reads: the scenario's topology, node count and PPA and CPU-cap settings, the PPA
+    topology, the plan, the failed nodes and the time each one's passive tasks are back
+    (``recover`` of its node's wait). The factors of most sensitivity and decision-map points
+    change none of them (the failure rates, the checkpoint cost, the QoS load of the loss), and
+    the output fidelity of every interval was most of a PPA point's time."""
+    key = (
+        s.topology,
+        s.resources.nodes,
+        tuple(sorted(s.papers["ppa"].items())),
+        s.papers["incremental"]["cpu_cap"],
+        _topology_key(topology),
+        plan,
+        tuple(nodes),
+        tuple(float(recover(ready[k])) for k in nodes),
+    )
+    if key not in _FAILURES:
+        out = replication.failure(s, topology, plan, nodes, ready, recover)
+        _FAILURES[key] = out["lost_output_s"], out["t_full_s"]
+    return _FAILURES[key]
+
+
+_FAILURES: dict[tuple, tuple[float, float]] = {}
 
 
 def ppa_point(params: dict, rng) -> dict:
@@ -576,11 +615,11 @@ def ppa_point(params: dict, rng) -> dict:
 
     @cache
     def recover(wait: float) -> float:
-        return R.expected_recovery_s(T, wait + c.remote_restart_s, job, timing)
+        return _expected_recovery_s(T, wait + c.remote_restart_s, job, timing)
 
     @cache
     def recover_qos(wait: float) -> float:
-        return R.expected_recovery_s(T, wait + c.remote_restart_s, qjob, "worst")
+        return _expected_recovery_s(T, wait + c.remote_restart_s, qjob, "worst")
 
     losses, recoveries = {}, {}
     for kind in KINDS:
@@ -593,11 +632,8 @@ def ppa_point(params: dict, rng) -> dict:
                 if kind == "process"
                 else replication.node_ready(nodes, draws, standby)
             )
-            out = replication.failure(s, topology, plan, nodes, ready, recover)
-            lost.append(out["lost_output_s"])
-            full.append(
-                replication.failure(s, topology, plan, nodes, ready, recover_qos)["t_full_s"]
-            )
+            lost.append(_ppa_failure(s, topology, plan, nodes, ready, recover)[0])
+            full.append(_ppa_failure(s, topology, plan, nodes, ready, recover_qos)[1])
         losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.mean(full))
     cpu, nodes_needed = replication.replica_cost(s, plan)
     share = c.remote_cost_s / T
@@ -621,6 +657,36 @@ def _placement(s: S.Scenario) -> dict:
     return {key: int(node[1:]) for key, node in S.placement(s).items()}
 
 
+def _placed_queries(s: S.Scenario, nodes, arrivals, cap: float, alive) -> tuple:
+    """Per query of the failure of ``nodes`` (to_incremental): (priority, seconds after the
+    failure it is placed, whether it is) by BestDensity plans as nodes come
+    (incremental.recover_as_nodes_arrive); a query never placed counts from the last step.
+    Remembered per process by the topology, the priority and the arguments: the sensitivity and
+    decision-map factors other than the acquisition delay leave them unchanged (common random
+    numbers draw the same failed sets and arrivals), and the plans were most of a point's time."""
+    key = (s.topology, s.papers["incremental"]["priority"], nodes, arrivals, cap, alive)
+    if key not in _PLACED:
+        from incremental import recover_as_nodes_arrive
+
+        problem = S.to_incremental(s, [f"n{k}" for k in nodes])
+        steps = recover_as_nodes_arrive(
+            problem, list(arrivals), cpu_cap=cap, alive_free=list(alive)
+        )
+        when = {}
+        for step in steps:
+            for q in step.recovered_queries:
+                when.setdefault(q, step.time)
+        end = steps[-1].time
+        _PLACED[key] = tuple(
+            (priority, float(when.get(q, end)), q in when)
+            for q, (_, priority) in problem.queries.items()
+        )
+    return _PLACED[key]
+
+
+_PLACED: dict[tuple, tuple] = {}
+
+
 def incremental_point(params: dict, rng) -> dict:
     """Incremental recovery (Su & Zhou) with extra_standby idle nodes beside the scenario's:
     overhead = c2/T (its checkpoints) + extra_standby / job resources. Per failure (every node
@@ -631,8 +697,6 @@ def incremental_point(params: dict, rng) -> dict:
     the failure is back after the shared model's recovery with t_q + remote restart down (the
     backlog of the wait included); the loss is Σ_q priority_q back_q / Σ priorities over all
     queries."""
-    from incremental import recover_as_nodes_arrive
-
     s, timing = scenario_of(params)
     extra = int(params["extra_standby"])
     if extra < 0:
@@ -649,34 +713,25 @@ def incremental_point(params: dict, rng) -> dict:
 
     @cache
     def recover(placed: float) -> float:
-        return R.expected_recovery_s(c.interval_s, placed + c.remote_restart_s, job, timing)
+        return _expected_recovery_s(c.interval_s, placed + c.remote_restart_s, job, timing)
 
     @cache
     def recover_qos(placed: float) -> float:
-        return R.expected_recovery_s(c.interval_s, placed + c.remote_restart_s, qjob, "worst")
+        return _expected_recovery_s(c.interval_s, placed + c.remote_restart_s, qjob, "worst")
 
     losses, recoveries, unrecovered = {}, {}, 0
     for kind in KINDS:
         sets = failed_node_draws(s, kind, int(params.get("draws", 20)), rng)
         lost, full = [], []
         for nodes in sets:
-            problem = S.to_incremental(s, [f"n{k}" for k in nodes])
             draws = acquisition_draws(s, len(nodes), rng)
             now = len(nodes) if kind == "process" else min(standby, len(nodes))
             later = np.sort(draws[: max(0, len(nodes) - now)])
-            arrivals = [(0.0, 1.0)] * now + [(float(t), 1.0) for t in later]
-            alive = [max(0.0, cap - load[k]) for k in range(len(load)) if k not in nodes]
-            steps = recover_as_nodes_arrive(problem, arrivals, cpu_cap=cap, alive_free=alive)
-            when = {}
-            for step in steps:
-                for q in step.recovered_queries:
-                    when.setdefault(q, step.time)
-            end = steps[-1].time
+            arrivals = ((0.0, 1.0),) * now + tuple((float(t), 1.0) for t in later)
+            alive = tuple(max(0.0, cap - load[k]) for k in range(len(load)) if k not in nodes)
             seconds, last = 0.0, 0.0
-            for q, (_, priority) in problem.queries.items():
-                if q not in when:
-                    unrecovered += 1
-                placed = float(when.get(q, end))
+            for priority, placed, recovered in _placed_queries(s, nodes, arrivals, cap, alive):
+                unrecovered += not recovered
                 seconds += priority * recover(placed)
                 last = max(last, recover_qos(placed))
             lost.append(seconds / total_priority)

@@ -1,13 +1,18 @@
 """crosspaper benchmarks (make bench): a PPA point of cross_frontier's sweeps with its plan
 remembered (crosspaper.frontier._plan, as every point after a worker's first one of that
-topology) against one that searches the plan again (as every point did before). Reported, not
-asserted."""
+topology) against one that searches the plan again (as every point did before); multilevel's
+level-2 recovery (crosspaper.recovery.expected_recovery_s at keep 0.01, the costliest call of
+its points) against the full quadrature it replaced. Reported, not asserted."""
 
+import math
 import time
 
 import numpy as np
+import pytest
 
 from crosspaper import frontier
+from crosspaper import recovery as R
+from crosspaper import scenarios as S
 
 POINT = {"scenario": "khaos_iot", "approach": "ppa", "fraction": 0.5, "draws": 30}
 
@@ -31,4 +36,33 @@ def test_ppa_point_with_its_plan_remembered(benchmark):
     print(
         f"\nPPA point (khaos_iot, PPA-0.5): {1000 * fast:.0f} ms with the plan remembered; "
         f"{1000 * searched:.0f} ms searching it; speed-up {searched / fast:.1f}x"
+    )
+
+
+def _full_quadrature(interval_s, down_s, job, keep):
+    """The expectation as every (G, moment) cell of the grid, as computed before."""
+    moments, weights = R.lost_work(interval_s, "uniform")
+    g = np.arange(1, 1 + min(math.ceil(math.log(1e-9) / math.log1p(-keep)), 20_000))
+    pg = keep * (1 - keep) ** (g - 1)
+    grid = R.recovery_s(moments[None, :] + ((g - 1) * interval_s)[:, None], down_s, job)
+    return float(pg / pg.sum() @ grid @ weights)
+
+
+def test_multilevel_level2_recovery_against_the_full_quadrature(benchmark):
+    # cross_frontier's multilevel point at T = 5 s, p1 = 0.99 on khaos_iot: a node failure
+    # loses G - 1 intervals more, G geometric(0.01) (2,062 rows of 256 moments).
+    s = S.load("khaos_iot")
+    job, down, keep = R.job_of(s), s.checkpoint.remote_restart_s + 240.0, 0.01
+    began = time.perf_counter()
+    full = _full_quadrature(5.0, down, job, keep)
+    before = time.perf_counter() - began
+    fast = benchmark(R.expected_recovery_s, 5.0, down, job, "uniform", keep)
+    assert fast == pytest.approx(full, rel=1e-12)
+    now = benchmark.stats.stats.mean
+    benchmark.extra_info.update(
+        {"ms": 1000 * now, "full_quadrature_ms": 1000 * before, "speedup": before / now}
+    )
+    print(
+        f"\nmultilevel level-2 recovery (T 5 s, keep 0.01): {1000 * now:.2f} ms; full "
+        f"quadrature {1000 * before:.1f} ms; speed-up {before / now:.0f}x"
     )

@@ -428,3 +428,29 @@ def test_a_sensitivity_point_at_factor_1_equals_the_main_point(spark, tmp_path):
     pd.testing.assert_frame_equal(a, b)
     other = sweep("cross_frontier_sensitivity", default, F.frontier_point, **kw)[columns]
     assert not np.allclose(a.to_numpy(), other.to_numpy())
+
+
+def _forget():
+    F._expected_recovery_s.cache_clear()
+    F._PLANS.clear()
+    F._FAILURES.clear()
+    F._PLACED.clear()
+
+
+def test_remembered_points_equal_points_computed_afresh():
+    # Points whose factors leave some remembered inputs unchanged (rate, headroom, delay, load)
+    # reuse them; each must equal the point computed with nothing remembered.
+    base = [
+        {"scenario": "khaos_iot", "approach": "ppa", "fraction": 0.5, "draws": 4},
+        {"scenario": "incremental_fig9", "approach": "ppa", "fraction": 1.0, "draws": 4},
+        {"scenario": "incremental_fig9", "approach": "incremental", "extra_standby": 1, "draws": 4},
+        {"scenario": "khaos_ysb", "approach": "multilevel", "T_s": 5.0, "p1": 0.99},
+    ]
+    factors = [{}, {"rate_factor": 10.0}, {"headroom_factor": 0.7}, {"delay_factor": 2.0}]
+    points = [{**p, **f} for p in base for f in factors] + [{**base[1], "load_quantile": 0.5}]
+    _forget()
+    remembered = [F.frontier_point(p, np.random.default_rng(1)) for p in points]
+    assert F._FAILURES and F._PLACED
+    for point, row in zip(points, remembered, strict=True):
+        _forget()
+        assert row == F.frontier_point(point, np.random.default_rng(1)), point

@@ -3,6 +3,7 @@ simulator (the tolerance stated in the module), and the expectation over failure
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,6 +54,37 @@ def test_expectation_over_moments_and_levels():
     # A level-2 failure with level-2 checkpoints at probability 1/4 loses 3 intervals more.
     level2 = R.expected_recovery_s(60.0, 10.0, job, "uniform", keep=0.25)
     assert level2 == pytest.approx(R.recovery_s(30.0 + 3 * 60.0, 10.0, job), rel=1e-6)
+
+
+def full_quadrature(interval_s, down_s, job, timing, keep):
+    """E[recovery_s] over every (G, moment) cell of the grid, as expected_recovery_s defines it
+    (its linear rows are summed in closed form instead)."""
+    moments, weights = R.lost_work(interval_s, timing)
+    rows = 1 if keep == 1 else max(1, math.ceil(math.log(1e-9) / math.log1p(-keep)))
+    g = np.arange(1, 1 + min(rows, 20_000))
+    pg = keep * (1 - keep) ** (g - 1)
+    grid = R.recovery_s(moments[None, :] + ((g - 1) * interval_s)[:, None], down_s, job)
+    return float(pg / pg.sum() @ grid @ weights)
+
+
+@given(
+    interval=st.sampled_from([1.0, 5.0, 60.0, 1800.0]) | st.floats(0.5, 3000),
+    down=st.sampled_from([0.0]) | st.floats(0, 600),
+    tau=st.sampled_from([0.0]) | st.floats(0, 200),
+    headroom=st.floats(0.9, 3.0),
+    fraction=st.sampled_from([R.DRAIN_FRACTION]) | st.floats(0.01, 0.5),
+    timing=st.sampled_from(R.TIMINGS),
+    keep=st.sampled_from([1.0, 0.5, 0.05, 0.01]) | st.floats(0.01, 1),
+)
+def test_expectation_equals_the_full_quadrature(
+    interval, down, tau, headroom, fraction, timing, keep
+):
+    job = R.Job(
+        input_rate=100.0, capacity=100.0 * headroom, drain_tau_s=tau, drain_fraction=fraction
+    )
+    fast = R.expected_recovery_s(interval, down, job, timing, keep)
+    full = full_quadrature(interval, down, job, timing, keep)
+    assert fast == full or fast == pytest.approx(full, rel=1e-12, abs=1e-12)
 
 
 @pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])

@@ -339,6 +339,25 @@ def test_incremental_recovers_the_first_queries_before_blocking_recovers_any():
     assert rec["incremental"].max() <= rec["blocking"].max() + T.DELTA_T
 
 
+def test_remembered_oracle_counts_are_the_counts_of_the_run_stream():
+    # Two scenarios of one draw (common random numbers) run one stream: the second reuses the
+    # first's counts, and every row equals a run that counted afresh.
+    params = {"rate": 1.0, "rho": 0.1, "t_fail": 60.0, "end": 200.0, "distribution": "uniform"}
+    points = [{**params, "scheme": s, "failure": "upstream"} for s in ("incremental", "blocking")]
+    E._COUNTS.clear()
+    remembered = [E.correlated_point(p, np.random.default_rng(3)) for p in points]
+    assert len(E._COUNTS) == 1
+    for point, rows in zip(points, remembered, strict=True):
+        E._COUNTS.clear()
+        assert pd.DataFrame(rows).equals(
+            pd.DataFrame(E.correlated_point(point, np.random.default_rng(3)))
+        )
+    tweets = 40
+    for seed in range(E.COUNTS_KEPT + 1):  # a bounded memory: the oldest stream goes
+        E._oracle_counts(T.hashtag_stream(tweets, 1.0, np.random.default_rng(seed)))
+    assert len(E._COUNTS) == E.COUNTS_KEPT
+
+
 def test_correlated_point_rejects_bad_parameters():
     with pytest.raises(ValueError, match="failure"):
         E.correlated_point(
