@@ -49,12 +49,14 @@ lock: $(SETUP) ## regenerate requirements.lock from pyproject.toml's ranges (new
 		--custom-compile-command "make lock" -o $(LOCK)
 
 reports: $(SETUP) ## run every notebook (PROFILE=full by default) and build reports/index.html
+	@$(PY) -m pipeline.class_archive
 	$(PY) -m pipeline.cli reports --profile $(PROFILE) --only '$(ONLY)'
 
 verify: $(SETUP) ## compare reports/ with the committed reference run (data/reference/); exit 1 on a changed verdict
 	$(PY) -m pipeline.cli verify
 
 test: $(SETUP) ## run the test suite (notebooks in the quick profile; benchmarks skipped; slowest 25 listed)
+	@$(PY) -m pipeline.class_archive
 	$(PY) -m pytest --benchmark-skip -q --durations=25
 
 bench: $(SETUP) ## run the benchmarks and print their tables and ratios

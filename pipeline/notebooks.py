@@ -42,7 +42,7 @@ from pipeline.parameters import emptiness, mismatch, out_of_range
 from pipeline.progress import ProgressLine
 from pipeline.report import clear_outputs, manifest_file
 from pipeline.rerun import fingerprint
-from pipeline.spark import master_url, single_thread_blas
+from pipeline.spark import UI_ENV, master_url, single_thread_blas
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +209,10 @@ def _kernel_environment(reports: Path, results: Path | None, log_file: Path):
             "--IPKernelApp.capture_fd_output=False",
         ]
         kernel = {"argv": argv, "display_name": "stream-ft-repro", "language": "python"}
-        (spec / "kernel.json").write_text(json.dumps(kernel | {"env": single_thread_blas()}))
+        # No Spark web UI in a kernel unless asked for (REPRO_SPARK_UI=1): nobody sees a papermill
+        # kernel's UI, and starting it cost about 1 CPU-s of each notebook's Spark start.
+        env = single_thread_blas() | {UI_ENV: os.environ.get(UI_ENV, "0")}
+        (spec / "kernel.json").write_text(json.dumps(kernel | {"env": env}))
         os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [tmp, saved["JUPYTER_PATH"]]))
         os.environ[paths.REPORTS_ENV] = str(reports)
         if results is not None:

@@ -5,6 +5,7 @@
 must run the same Python with this project installed (set ``PYSPARK_PYTHON`` on the cluster).
 """
 
+import functools
 import logging
 import os
 import re
@@ -36,21 +37,39 @@ def _java_executable() -> str | None:
     return shutil.which("java")
 
 
-def java_version() -> int | None:
-    """Major version of the Java that Spark would start, or None if there is none."""
-    java = _java_executable()
-    if java is None:
-        return None
+@functools.cache
+def _java_banner(java: str) -> str | None:
+    """What ``java -version`` prints (run once per executable)."""
     try:
         out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    return out.stderr + out.stdout
+
+
+def java_version() -> int | None:
+    """Major version of the Java that Spark would start, or None if there is none."""
+    java = _java_executable()
+    banner = _java_banner(java) if java is not None else None
+    if banner is None:
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', banner)
     if match is None:
         return None
     major = int(match.group(1))
     # Java 8 and older report "1.8.0_…".
     return int(match.group(2) or 0) if major == 1 else major
+
+
+def java_build() -> str:
+    """The exact build of the Java that Spark would start (``17.0.15+6-Debian-1deb12u1``), which
+    a class archive is tied to; raises JavaError if there is no Java."""
+    java = _java_executable()
+    banner = _java_banner(java) if java is not None else None
+    if banner is None:
+        raise JavaError(f"no Java to read the build of ({java or 'java not found'})")
+    match = re.search(r"\(build ([^)]+)\)", banner)
+    return match.group(1) if match else banner.splitlines()[0]
 
 
 def check_java() -> int:
@@ -119,14 +138,18 @@ def single_thread_blas() -> dict[str, str]:
     return {k: os.environ.get(k, "1") for k in BLAS_THREADS}
 
 
-def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
+def get_spark(master: str | None = None, app_name: str = "stream-ft-repro", java_options: str = ""):
     """Return the active SparkSession, creating it with the project's settings if needed.
 
     Local settings: driver memory from ``REPRO_DRIVER_MEMORY`` (default 4g), shuffle partitions
     equal to twice the cores, Spark's own console progress bar off (sweeps draw their own), logs at
-    WARN, and the web UI off when ``REPRO_SPARK_UI=0``.
+    WARN, the web UI off when ``REPRO_SPARK_UI=0``, and the driver JVM's classes mapped from the
+    class archive when ``make`` built one (pipeline.class_archive). ``java_options``: more options
+    for a new driver JVM.
     """
     from pyspark.sql import SparkSession
+
+    from pipeline import class_archive
 
     active = SparkSession.getActiveSession()
     if active is not None:
@@ -156,7 +179,19 @@ def get_spark(master: str | None = None, app_name: str = "stream-ft-repro"):
         # ran out on a machine at load 30 (cross_frontier's cold run failed in a collect with
         # "UnboundLocalError: ... 'sockfile'"); a healthy handshake takes milliseconds.
         .config("spark.python.authenticate.socketTimeout", "300s")
-        .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={LOG_CONFIG}")
+        .config(
+            "spark.driver.extraJavaOptions",
+            " ".join(
+                filter(
+                    None,
+                    [
+                        f"-Dlog4j.configurationFile={LOG_CONFIG}",
+                        class_archive.java_option(),
+                        java_options,
+                    ],
+                )
+            ),
+        )
     )
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")

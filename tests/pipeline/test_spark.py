@@ -114,3 +114,46 @@ def test_a_spark_master_that_answers_passes():
         server.listen()
         url = f"spark://127.0.0.1:{server.getsockname()[1]}"
         assert check_master(url, timeout=1.0) == url
+
+
+def test_java_build_names_the_exact_java(tmp_path, monkeypatch):
+    java = _fake_java(tmp_path, 'openjdk version "17.0.15"\nOpenJDK Runtime (build 17.0.15+6-Deb)')
+    monkeypatch.setenv("JAVA_HOME", str(java))
+    assert spark_module.java_build() == "17.0.15+6-Deb"
+
+
+def test_the_class_archive_is_named_by_spark_and_java_and_used_only_if_built(tmp_path, monkeypatch):
+    import pyspark
+
+    from pipeline import class_archive
+
+    java = _fake_java(tmp_path, 'openjdk version "17.0.15"\nOpenJDK Runtime (build 17.0.15+6-Deb)')
+    monkeypatch.setenv("JAVA_HOME", str(java))
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "env"))
+    archive = class_archive.path()
+    assert archive.name == f"spark-{pyspark.__version__}-java-17.0.15_6-Deb.jsa"
+    monkeypatch.delenv(class_archive.ARCHIVE_ENV, raising=False)
+    assert class_archive.java_option() == ""  # not built: Spark starts as before
+    archive.parent.mkdir(parents=True)
+    archive.write_bytes(b"")
+    assert class_archive.java_option() == f"-XX:SharedArchiveFile={archive}"
+    monkeypatch.setenv(class_archive.ARCHIVE_ENV, "0")
+    assert class_archive.java_option() == ""
+
+
+def test_a_sweep_worker_imports_neither_scipy_stats_nor_statsmodels():
+    # A Python worker unpickles pipeline.sweep._run_task; Report's dependencies load on first use.
+    code = (
+        "import sys, pipeline.sweep\n"
+        "from pipeline import sweep, Report\n"
+        "assert callable(sweep) and sweep.__module__ == 'pipeline.sweep', sweep\n"
+        "print(sorted(m for m in ('scipy.stats', 'statsmodels') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code.replace(", Report", "")], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "['scipy.stats', 'statsmodels']", (
+        out.stderr
+    )
