@@ -157,6 +157,7 @@ def _chain_scenario(n, *, lam, c, r, delta=0.0, omega=1.0, operators=None, fastr
         local_cost_s=c[0], remote_cost_s=c[1], local_restart_s=r[0], remote_restart_s=r[1]
     )
     data["papers"]["multilevel"]["token_delay_s"] = delta
+    data["papers"]["khaos"]["experiment"] = "none"  # a paper's chain, not the YSB day's job
     if fastrecover:
         data["papers"]["fastrecover"].update(fastrecover)
     # the papers' systems have no correlated failures: the mappings take a zero rate as it is
