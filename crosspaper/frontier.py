@@ -10,11 +10,15 @@ Common axes (``axes()`` prints every conversion with its source):
   ``checkpoint.*_cost_s``; multilevel's Eq. (1) loss); an active replica its task's CPU share; a
   standby node 1. The other cost measures are columns: ``checkpoint_share`` (c/T alone: the
   throughput a blocking checkpoint would take; an asynchronous one adds latency instead) and
-  ``reserved_nodes`` (replica and standby nodes, whole nodes at the CPU cap).
+  ``reserved_nodes`` (replica and standby nodes, whole nodes at the CPU cap). One charge for one
+  checkpoint: FastRecover's per-operator snapshots cost Σ ch_i (Eq. (2.1), each operator's state
+  its share of remote_cost_s, scenarios.snapshot_storage), so every operator at interval T costs
+  c/T, what a single-level checkpoint every T costs.
 - y, ``unavailability_s_per_h``: expected seconds of lost output per hour,
   Σ_kind λ_kind x E[output-seconds lost per failure of that kind] over the scenario's failure
   kinds (process, single node, correlated; rates per day / 24), capped at 3,600 s/h. A point
-  whose recoveries never catch up (capacity at or below the input rate) or whose expected loss
+  whose recoveries never catch up (capacity at or below the input rate), whose checkpoints leave
+  no time to process (c/T >= 1; FastRecover: some operator's ch_i >= 1) or whose expected loss
   reaches 3,600 s/h (the job would never be up) is infeasible and never on the front.
 - Per failure every checkpoint-based scheme (multilevel's levels, FastRecover's segments, Khaos's
   CI, the baselines, PPA's passive tasks, incremental recovery's queries) loses what the one
@@ -294,6 +298,13 @@ def _row(label, overhead, losses, recoveries, *, checkpoint_share, reserved_node
     return row
 
 
+def progresses(busy: float) -> bool:
+    """Whether checkpoints busy for the share ``busy`` of the time leave any to process: c/T < 1
+    for a checkpoint costing c every T (the rule multilevel's U > 0 needs, T > Σ p_l c_l,
+    Eq. (13)); FastRecover's operators checkpoint apart, so its max_i ch_i."""
+    return busy < 1.0
+
+
 def _finish(row: dict, s: S.Scenario, feasible: bool = True) -> dict:
     """Adds unavailability (capped at 3,600 s/h), feasibility and the QoS mark."""
     lam = per_hour(s)
@@ -366,7 +377,7 @@ def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
             **own,
         ),
         s,
-        R.job_of(s).feasible,
+        R.job_of(s).feasible and progresses(share),
     )
 
 
@@ -385,7 +396,9 @@ def multilevel_point(params: dict, rng) -> dict:
     level-1 one, probability p1; r2 after a level-2 one: the paper's R_1 = p1 r1 + p2 r2) and
     loses the moment in the interval; a node failure (single or correlated) waits for its nodes,
     restores the last level-2 checkpoint (r2) and loses G - 1 intervals more, G geometric(p2)
-    (Section 3's lost checkpoints). Own measure: U of Eq. (13) (multilevel.utilization)."""
+    (Section 3's lost checkpoints). Own measure: U of Eq. (13) (multilevel.utilization, 0 where
+    T <= Σ p c); feasibility is every scheme's (the shared model's loss, progresses(Σ p c / T)),
+    not U, whose recovery model is not the frontier's."""
     from multilevel.utilization import utilization
 
     s, timing = scenario_of(params)
@@ -409,7 +422,6 @@ def multilevel_point(params: dict, rng) -> dict:
         return out
 
     losses, recoveries = per_kind(job, timing), per_kind(qos_job(params, s), "worst")
-    # no progress at all (T at or below Σ p c): U = 0 and the point infeasible
     u = float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
     return _finish(
         _row(
@@ -422,7 +434,7 @@ def multilevel_point(params: dict, rng) -> dict:
             utilization=u,
         ),
         s,
-        job.feasible and u > 0,
+        job.feasible and progresses(cost / T),
     )
 
 
@@ -430,8 +442,10 @@ def fastrecover_point(params: dict, rng) -> dict:
     """FastRecover (Yaduvanshi, Algorithm 1) at budget ch_max on the scenario's chain
     (to_fastrecover; b_log_kb_per_min None = the scenario's B_log). The source's input log is
     Kafka's, kept for every scheme: Algorithm 1 gets ch_max plus its cost Δ_log(Ω θ_1), and the
-    overhead leaves it out. Overhead: the optimum's other ch_i (Eq. (2.1)) weighted by each
-    operator's CPU share of the job. A failure fails a task of every operator with a task on
+    overhead leaves it out. Overhead: the optimum's other ch_i summed (Eq. (2.1); each
+    operator's snapshot costs its state's share of remote_cost_s, so every operator at interval T
+    costs c/T, what a single-level checkpoint every T costs); infeasible where some ch_i >= 1
+    (progresses). A failure fails a task of every operator with a task on
     its node(s); each segment recovers in parallel through the shared model: lost work = the
     moment in the failed operator's checkpoint interval 1/η_i (min -> s), down = the wait for
     nodes + the restart every scheme pays (checkpoint.local_restart_s after a process failure,
@@ -462,7 +476,6 @@ def fastrecover_point(params: dict, rng) -> dict:
     _, restore_min = recovery_time_terms(topo, config.anchors, storage)
     interval_s = 60.0 / np.asarray(config.frequencies, dtype=float)
     ops = s.topology.operators
-    weight = np.array([op.parallelism * op.cpu_share for op in ops])
     job, qjob, c = R.job_of(s), qos_job(params, s), s.checkpoint
     losses, recoveries = {}, {}
     for kind in KINDS:
@@ -479,7 +492,7 @@ def fastrecover_point(params: dict, rng) -> dict:
                 ]
             )
             out[kind] = float(np.mean([per_op[h].max() if h.any() else 0.0 for h in hit]))
-    overhead = float(ch @ weight) / weight.sum()
+    overhead = float(ch.sum())
     return _finish(
         _row(
             label,
@@ -493,7 +506,7 @@ def fastrecover_point(params: dict, rng) -> dict:
             segments=len(result.anchors),
         ),
         s,
-        job.feasible,
+        job.feasible and progresses(float(ch.max())),
     )
 
 
@@ -649,7 +662,7 @@ def ppa_point(params: dict, rng) -> dict:
             replica_cpu_nodes=cpu,
         ),
         s,
-        job.feasible,
+        job.feasible and progresses(share),
     )
 
 
@@ -749,7 +762,7 @@ def incremental_point(params: dict, rng) -> dict:
             unrecovered_queries=unrecovered,
         ),
         s,
-        job.feasible,
+        job.feasible and progresses(share),
     )
 
 
@@ -892,7 +905,7 @@ def axes() -> pd.DataFrame:
             "all",
             "y",
             "Σ_kind λ_kind E[output-seconds lost per failure] (s/h), capped at 3,600; "
-            "infeasible at the cap or without catch-up",
+            "infeasible at the cap, without catch-up or at c/T >= 1 (no time to process)",
             "definition",
         ),
         (
@@ -934,13 +947,16 @@ def axes() -> pd.DataFrame:
         (
             "fastrecover",
             "x",
-            "Σ ch_i cpu_i / Σ cpu_i at the optimum, the source's log left out",
-            "Eq. (2.1); assumption: Kafka logs the input for every scheme",
+            "Σ ch_i at the optimum, the source's log left out (every operator at T: c/T, "
+            "a single-level checkpoint's charge); infeasible at max ch_i >= 1",
+            "Eq. (2.1), snapshots priced by remote_cost_s (scenarios.snapshot_storage); "
+            "assumption: Kafka logs the input for every scheme",
         ),
         (
             "fastrecover",
             "y",
-            "max over hit operators of R(moment in 1/η_i, wait + r1 + restore_i)",
+            "max over hit operators of R(moment in 1/η_i, wait + r + restore_i); r = r1 "
+            "after a process failure, r2 after a node failure",
             "Eq. (3.2)'s restore b_i; assumption: segments recover in parallel",
         ),
         ("khaos", "x", "remote_cost_s / CI", "scenario checkpoint cost c"),
@@ -1031,14 +1047,24 @@ def _design(row) -> str:
     return f"{row['approach']} {row['label']}"
 
 
+TIE = 1e-9  # relative: overheads this close are one cost (Σ ch_i and c/T differ in float only)
+
+
+def _cheapest(points: pd.DataFrame) -> pd.Series:
+    """The point of least overhead, ties (within TIE) broken by the lower unavailability, never
+    by row order: FastRecover with every operator at T costs what the checkpoint every T costs."""
+    low = points["overhead"].min()
+    tied = points[points["overhead"] <= low * (1 + TIE)]
+    return tied.loc[tied["unavailability_s_per_h"].idxmin()]
+
+
 def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataFrame:
     """Per group of ``by``: the designs on the front (feasible points only; baseline, khaos and
     multilevel at p1 = 0 are one design, SINGLE_LEVEL, so the front does not hang on which grid
-    holds a given T), the best
-    checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <= MAX_OVERHEAD) with its setting
-    and overhead, PPA-1's
-    unavailability and overhead, the cheapest point meeting the QoS limit for process and
-    single-node failures, and the longest single-level interval meeting it (qos_interval:
+    holds a given T), the best checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <=
+    MAX_OVERHEAD) with its setting and overhead, PPA-1's unavailability and overhead, the
+    cheapest point meeting the QoS limit for process and single-node failures (_cheapest: ties
+    by the lower loss), and the longest single-level interval meeting it (qos_interval:
     searched, not the grid's maximum)."""
     marked = mark_front(runs, by)
     marked["interval_s"] = _interval(marked)
@@ -1052,7 +1078,7 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
         best = ckpt.loc[ckpt["unavailability_s_per_h"].idxmin()] if len(ckpt) else None
         ppa1 = ok[(ok["approach"] == "ppa") & (ok.get("fraction") == 1.0)]
         qos = ok[ok["meets_qos_single"]]
-        cheapest = qos.loc[qos["overhead"].idxmin()] if len(qos) else None
+        cheapest = _cheapest(qos) if len(qos) else None
         first = g.iloc[0]
         params = {
             k: first[k]

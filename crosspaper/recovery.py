@@ -211,6 +211,11 @@ def simulator_table(
     return table
 
 
+def duration_text(seconds: float) -> str:
+    """A recovery time for a finding: "12 s", "never" where the backlog never drains (inf)."""
+    return "never" if seconds == math.inf else f"{seconds:.0f} s"
+
+
 def tolerance_s(model_s):
     """The agreement stated for ``simulator_table``: TOLERANCE_ABS_S + TOLERANCE_REL x model."""
     return TOLERANCE_ABS_S + TOLERANCE_REL * np.asarray(model_s, dtype=float)

@@ -23,6 +23,7 @@ import hashlib
 import math
 import tomllib
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
@@ -36,6 +37,9 @@ SECONDS_PER_DAY = 86_400.0
 TEMPLATE = "template"  # data/scenarios/template.toml: loads by name, not in available()
 USER_SOURCE = "user"  # the source of every given field of a scenario without [sources]
 _DEFAULT = "assumption (default): "
+# The measured day (papers.khaos.experiment) is replayed at its own rates: its mean and
+# topology.input_rate must agree within this share (the shipped scenarios round the mean).
+DAY_RATE_TOLERANCE = 0.01
 # Fields a scenario may leave out: dotted path -> (value, source). "topology.operators.<field>"
 # applies to every operator; an operator's ``output`` defaults to having no downstream edge.
 DEFAULTS = {
@@ -512,6 +516,8 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
             f"({topology.input_rate:g} events/s): a job at or below its input rate never "
             f"catches up after a failure; got {checkpoint.catch_up_rate:g}"
         )
+    papers = _check_papers(_get(data, "papers", ""))
+    _check_day(topology, papers["khaos"]["experiment"])
     scenario = Scenario(
         name=str(_get(meta, "name", "scenario")),
         description=str(_get(meta, "description", "scenario")),
@@ -520,7 +526,7 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
         resources=resources,
         checkpoint=checkpoint,
         qos=qos,
-        papers=_check_papers(_get(data, "papers", "")),
+        papers=papers,
         source_table={},
     )
     given = data.get("sources")
@@ -532,6 +538,32 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
         raise ValueError(f"sources: no source given for {missing} (a source or 'assumption: ...')")
     table.update(dict.fromkeys(missing, USER_SOURCE))
     return dataclasses.replace(scenario, source_table=table)
+
+
+@cache
+def day_mean(experiment: str) -> float:
+    """Mean input rate (events/s) of the Khaos measured day ``experiment``
+    (khaos.simulate.workload_of over data/khaos)."""
+    from khaos.simulate import workload_of
+
+    return float(workload_of(str(DATA / "khaos"), experiment).mean())
+
+
+def _check_day(topology: Topology, experiment: str) -> None:
+    """Refuses a scenario whose measured day and input rate disagree: the cross notebooks replay
+    the day at its own rates (cross_interval's recoveries, cross_frontier's QoS load) and use
+    input_rate everywhere else, so one job would be two."""
+    if experiment == "none":
+        return
+    mean = day_mean(experiment)
+    if abs(topology.input_rate - mean) > DAY_RATE_TOLERANCE * mean:
+        raise ValueError(
+            f"topology.input_rate ({topology.input_rate:,.0f} events/s) and "
+            f"papers.khaos.experiment = {experiment!r} (a measured day of mean "
+            f"{mean:,.0f} events/s) disagree by more than {DAY_RATE_TOLERANCE:.0%}: the day is "
+            f"replayed at its own rates; set input_rate to {mean:.0f}, or experiment = "
+            f'"none" (cross_interval then takes your workload: -p trace=rates.csv)'
+        )
 
 
 def available() -> list[str]:

@@ -131,12 +131,78 @@ def test_fastrecover_point_leaves_the_source_log_out():
     topo, storage, _, _ = S.to_fastrecover(S.load("khaos_ysb"))
     source_log = storage.delta_log(topo.rates[0] * topo.theta[0])
     assert row["feasible"] and row["own_ch_all"] <= 1.0 + source_log + 1e-9
-    # Equal CPU per operator: the share is (CH_all - source log) / n.
-    assert row["overhead"] == pytest.approx((row["own_ch_all"] - source_log) / 5)
+    # Every operator's snapshots charged whole (Σ ch_i), the source's log left out.
+    assert row["overhead"] == pytest.approx(row["own_ch_all"] - source_log)
     assert row["loss_single_s"] > S.load("khaos_ysb").checkpoint.local_restart_s
     more = F.fastrecover_point({"scenario": "khaos_ysb", "ch_max": 8.0, "draws": 3}, rng)
     assert more["unavailability_s_per_h"] <= row["unavailability_s_per_h"] + 1e-6
     assert isinstance(storage, fr.Storage)
+
+
+@pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])
+def test_fastrecover_fails_on_a_cheaper_charge(name):
+    """rev20b HIGH 1: the same checkpoint costs the same under every scheme. FastRecover at
+    CH_max = 0.25 snapshots every operator every 20 s on both jobs (the whole state every T):
+    it must cost what a single-level checkpoint every 20 s costs, c/T = 0.25; the CPU-weighted
+    charge it replaced gave 0.05 (YSB) and 0.04 (IoT)."""
+    import fastrecover as fr
+
+    s = S.load(name)
+    topo, _, _, z = S.to_fastrecover(s)
+    storage = S.snapshot_storage(s)
+    source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
+    config = fr.optimize_chain(topo, 0.25 + source_log, z, storage).configuration
+    intervals = 60.0 / np.asarray(config.frequencies, dtype=float)
+    assert np.allclose(intervals, intervals[0])  # the premise: one interval for every operator
+    row = F.fastrecover_point(
+        {"scenario": name, "ch_max": 0.25, "draws": 3}, np.random.default_rng(0)
+    )
+    single = F.baseline_point({"scenario": name, "T_s": float(intervals[0]), "baseline": "x"}, None)
+    assert row["overhead"] == pytest.approx(single["overhead"]) == pytest.approx(0.25)
+    # The rule tells the charges apart: the CPU-weighted one is well below c/T here.
+    ch = fr.checkpoint_overheads(topo, config, storage)
+    ch[0] -= source_log
+    cpu = np.array([op.parallelism * op.cpu_share for op in s.topology.operators])
+    assert float(ch @ cpu) / cpu.sum() < 0.5 * single["overhead"]
+
+
+def test_feasible_fails_on_checkpoints_that_leave_no_time_to_process():
+    """rev20b HIGH 2: a checkpoint costing c >= T leaves no time to process under every scheme
+    (multilevel's U = 0), not only multilevel: khaos, the baselines, PPA and incremental at
+    c/T = 5 (cost x10) and FastRecover where an operator's ch_i >= 1 are infeasible; the same
+    points just below c/T = 1 stay feasible."""
+    ysb = {"scenario": "khaos_ysb", "cost_factor": 10.0}  # c = 50 s
+    fig9 = {"scenario": "incremental_fig9"}
+    c9 = S.load("incremental_fig9").checkpoint
+    blocked = 1.01 * c9.interval_s / c9.remote_cost_s  # c/T = 1.01 at the scenario's T
+    calm = 0.99 * c9.interval_s / c9.remote_cost_s
+    for point, params in (
+        (F.khaos_point, {**ysb, "ci_s": 10, "replay": False}),
+        (F.baseline_point, {**ysb, "T_s": 10.0, "baseline": "x"}),
+        (F.multilevel_point, {**ysb, "T_s": 10.0, "p1": 0.0}),
+        (F.ppa_point, {**fig9, "fraction": 0.0, "draws": 2, "cost_factor": blocked}),
+        (F.incremental_point, {**fig9, "extra_standby": 0, "draws": 2, "cost_factor": blocked}),
+        (F.fastrecover_point, {"scenario": "khaos_ysb", "ch_max": 2.0, "draws": 2}),
+    ):
+        row = point(params, np.random.default_rng(0))
+        assert not row["feasible"] and not row["meets_qos_single"], params
+    assert F.khaos_point({**ysb, "ci_s": 51, "replay": False}, None)["feasible"]
+    for point, params in (
+        (F.ppa_point, {**fig9, "fraction": 0.0, "draws": 2, "cost_factor": calm}),
+        (F.incremental_point, {**fig9, "extra_standby": 0, "draws": 2, "cost_factor": calm}),
+        (F.fastrecover_point, {"scenario": "khaos_ysb", "ch_max": 0.9, "draws": 2}),
+    ):
+        assert point(params, np.random.default_rng(0))["feasible"], params
+
+
+def test_multilevel_feasibility_fails_on_its_own_utilization():
+    """rev20b LOW 6: multilevel's own U (Eq. (13)) is 0 on IoT at T = 1800 s, p1 = 0.8 (its
+    model's recoveries), while the shared model loses < 3,600 s/h there: the point is judged as
+    every scheme's (feasible), U kept as its own column."""
+    row = F.multilevel_point({"scenario": "khaos_iot", "T_s": 1800.0, "p1": 0.8}, None)
+    assert row["own_utilization"] == 0.0
+    assert row["unavailability_s_per_h"] < F.SECONDS_PER_HOUR and row["feasible"]
+    assert F.progresses(0.999) and not F.progresses(1.0)
 
 
 def test_khaos_point_longer_ci_recovers_longer_and_needs_a_workload():
@@ -295,6 +361,22 @@ def test_variations_change_one_input_at_a_time_and_headlines_read_the_front():
     )
     assert ratio == pytest.approx(10.0, rel=0.01)
     assert heads.loc["default", "front"]  # some approach is on the front
+
+
+def test_cheapest_qos_fails_on_row_order():
+    """Equal overheads (FastRecover at CH_max = 0.25 and the checkpoint every 20 s on IoT, which
+    differ in the 16th digit) are one cost: the lower loss wins whatever the rows' order."""
+    rows = pd.DataFrame(
+        {
+            "approach": ["fastrecover", "baseline", "ppa"],
+            "overhead": [0.25 - 3e-16, 0.25, 0.5],
+            "unavailability_s_per_h": [132.0, 127.0, 10.0],
+        }
+    )
+    assert F._cheapest(rows)["approach"] == "baseline"
+    assert F._cheapest(rows.iloc[::-1])["approach"] == "baseline"
+    rows.loc[1, "overhead"] = 0.26  # no longer a tie: the cheaper point wins
+    assert F._cheapest(rows)["approach"] == "fastrecover"
 
 
 @pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])

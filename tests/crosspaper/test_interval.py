@@ -267,13 +267,21 @@ def test_khaos_agreement_fails_on_contrary_tables():
     assert not I.khaos_agreement(replayed.iloc[:1], table)[1]
 
 
+# replayed / printed total recovery at the 30-120 s static CIs, mean over the four (seen when the
+# test was written; the rule of khaos_agreement, 50%, would hide it): the bias the test states
+BIAS = {"khaos_ysb": 1.36, "khaos_iot": 1.25}
+
+
 @pytest.mark.parametrize(
     ("name", "table"), [("khaos_ysb", "khaos_table3"), ("khaos_iot", "khaos_table2")]
 )
 def test_khaos_mapping_reproduces_tables_ii_iii(name, table):
     """to_khaos on each Khaos scenario, replayed over its measured day at the printed static
-    CIs, gives the printed total recovery within 50% and in the same order (30-120 s); the QoS
-    and the profiling range are the paper's (Section IV-A)."""
+    CIs, gives the printed total recovery in the same order (30-120 s) and within
+    khaos_agreement's 50%, but biased: the replay overstates every printed total by a
+    near-constant factor (BIAS: +36% on YSB, +25% on IoT; ratios within 10% of each other, so
+    the trend over CI is the paper's and the level is not). The QoS and the profiling range are
+    the paper's (Section IV-A)."""
     s = load(name)
     setup = to_khaos(s)
     assert (setup.qos.latency_ms, setup.qos.recovery_s) == (1000.0, 240.0)
@@ -285,6 +293,9 @@ def test_khaos_mapping_reproduces_tables_ii_iii(name, table):
     ]
     result, agrees = I.khaos_agreement(pd.DataFrame(rows), printed(table))
     assert agrees, result
+    ratio = result.loc[result["judged"], "ratio"]
+    assert (ratio > 1).all() and ratio.max() / ratio.min() < 1.1, result
+    assert ratio.mean() == pytest.approx(BIAS[name], abs=0.03), result
 
 
 def test_span_names_the_infeasible_cases():

@@ -117,3 +117,10 @@ def test_model_at_each_failures_rate_agrees_with_the_simulated_day():
     # The day's failures came at above-mean load: the mean-rate model is lower than the day.
     mean_rate = R.expected_recovery_s(10.0, round(setup.sim.restart_s), R.job_of(s), "worst")
     assert table["simulator_s"].mean() > mean_rate
+
+
+def test_a_recovery_that_never_drains_reads_never():
+    """rev20b MED 4: findings printed "inf s" for a backlog that never drains."""
+    never = R.recovery_s(10.0, 5.0, R.Job(input_rate=100.0, capacity=100.0))
+    assert R.duration_text(never) == "never"
+    assert R.duration_text(12.4) == "12 s"

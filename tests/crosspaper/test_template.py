@@ -189,3 +189,19 @@ def test_the_digest_follows_the_values_not_the_sources():
     assert S.load(TEMPLATE).digest() == s.digest()
     assert S.with_values(s, {"checkpoint.interval_s": 30.0}).digest() != s.digest()
     assert dataclasses.replace(s, source_table={}).digest() == s.digest()
+
+
+def test_the_measured_day_fails_on_another_input_rate():
+    """rev20b MED 4: a job whose measured day (papers.khaos.experiment) is replayed at the day's
+    own rates while topology.input_rate says another rate is refused up front, naming both
+    fields; within DAY_RATE_TOLERANCE it loads, and without a day any rate does."""
+    data = template_data()
+    mean = S.day_mean(data["papers"]["khaos"]["experiment"])
+    data["topology"]["input_rate"] = 12_000.0  # the review's job: 41% above the IoT day
+    with pytest.raises(ValueError, match=r"topology\.input_rate .* papers\.khaos\.experiment"):
+        S.from_dict(copy.deepcopy(data))
+    data["topology"]["input_rate"] = mean * (1 + 0.5 * S.DAY_RATE_TOLERANCE)
+    assert S.from_dict(copy.deepcopy(data)).topology.input_rate > mean
+    data["topology"]["input_rate"] = 12_000.0
+    data["papers"]["khaos"]["experiment"] = "none"
+    assert S.from_dict(data).papers["khaos"]["experiment"] == "none"
