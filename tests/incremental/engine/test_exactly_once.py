@@ -10,8 +10,12 @@ wrong results), completion (a stall is a violation), every channel's processed i
 numbers, conflicting writes and the final operator states must equal plain counting over the
 input.
 
-``ENGINE_EXAMPLES`` sets the generated examples per property (default 300) and ``ENGINE_SEED`` the
-Hypothesis seed (unset: Hypothesis's own). Every counterexample found is kept in
+A second property (``rekilled``) re-kills the saved counterexamples: 1-2 more kills at continuous
+instants inside their recoveries, of nodes holding partitions then.
+
+``ENGINE_EXAMPLES`` sets the generated examples per property (default 300; the ``rekilled``
+property's own default is 200) and ``ENGINE_SEED`` the Hypothesis seed (unset: Hypothesis's
+own). Every counterexample found is kept in
 ``counterexamples/`` and run first as an explicit example; each mutant of ``mutants.py`` is shown
 failing the property on the counterexample that caught it. An engine that raises during a run has
 failed the property (``scenarios.outcome``).
@@ -38,8 +42,8 @@ from tests.incremental.engine.scenarios import (
 
 # About 0.05 CPU s per generated example: the default keeps this folder near 25 CPU s in all.
 EXAMPLES = int(os.environ.get("ENGINE_EXAMPLES", "300"))
-# The saved examples run longer (about 0.1 CPU s each re-killed): its own default.
-REKILLED_EXAMPLES = int(os.environ.get("ENGINE_EXAMPLES", "100"))
+# About 0.05 CPU s per re-killed example: its own default adds about 10 CPU s.
+REKILLED_EXAMPLES = int(os.environ.get("ENGINE_EXAMPLES", "200"))
 SEED = os.environ.get("ENGINE_SEED")
 COUNTEREXAMPLES = {
     "replay_of_a_multi_input_partition": replay_of_a_multi_input_partition(),
