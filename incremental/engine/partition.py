@@ -98,7 +98,8 @@ class Partition:
         self.buffers = {dst: [] for dst in self.targets}
         self.spent = 0.0  # CPU seconds into the current step
         self.outbox = []  # (destination, envelope, CPU seconds into the step) of the current step
-        self.sent = (0.0, 1.0, [], {})  # (start, node capacity, outbox) of the last step sent
+        # (start, node capacity, outbox, channel highs before it) of the last step that sent
+        self.sent = (0.0, 1.0, [], ())
         self.written = []  # (result for the sink, CPU seconds into the step) of the current step
         self.persisted = []  # (checkpoint id, blob, source offset) taken by the current step
 

@@ -143,6 +143,10 @@ class Engine:
         self.gen = 0  # bumped at every rollback: messages in flight are void
         self.chan_last = {}
         self.chan_high = {}  # channel -> highest sequence number sent since the last rollback
+        self.out_channels = {  # partition -> its output channels, in the order of its targets
+            pid: tuple((pid, dst) for dst in topology.downstream_partitions(pid))
+            for pid in topology.partitions
+        }
         self.death = {}  # (partition, incarnation) -> kill time
         self.failed = set()  # detected, awaiting a plan
         self.lost = set()  # killed, not yet detected
@@ -303,12 +307,13 @@ class Engine:
     def _flush(self, partition: Partition, start: float, capacity: float) -> None:
         pid = partition.pid
         if partition.outbox:
-            chan_high = self.chan_high
-            before = {dst: chan_high.get((pid, dst), 0) for dst in partition.targets}
+            # for a kill mid-step (_unsend): each channel's high before the step, in the order
+            # of partition.targets (a list over the channels' keys: no tuple built per step)
+            get = self.chan_high.get
+            before = [get(key, 0) for key in self.out_channels[pid]]
             transmit = self._transmit
             for dst, env, spent in partition.outbox:
                 transmit(pid, dst, env, start + spent / capacity)
-            # for a kill mid-step (_unsend): the step's messages and each channel's high before it
             partition.sent = (start, capacity, partition.outbox, before)
             partition.outbox = []
         if partition.written:
@@ -450,7 +455,8 @@ class Engine:
         channel's high before that step: an earlier incarnation (this one may be a replay) may
         have delivered further, and a live downstream partition holds what it received."""
         start, capacity, outbox, before = partition.sent
-        left = dict(before)  # per downstream partition: the highest sequence number that left
+        # per downstream partition: the highest sequence number that left
+        left = dict(zip(partition.targets, before, strict=False))  # () before any step sent
         for dst, env, spent in outbox:
             if start + spent / capacity < now and env[0] > left[dst]:
                 left[dst] = env[0]

@@ -115,6 +115,19 @@ def _unsend_below_earlier_incarnation(original):
     return unsend
 
 
+def _ack_at_step_start(original):
+    """A unit of work acks its checkpoints when it starts rather than when it ends: a node killed
+    mid-step has then acked a snapshot whose outputs (sink writes, messages) never left."""
+
+    def flush(self, partition, start, capacity):
+        original(self, partition, start, capacity)
+        persisted, partition.persisted = partition.persisted, []
+        for ckpt, blob, offset in persisted:
+            self._persist(ckpt, partition.pid, blob, offset)
+
+    return flush
+
+
 def _keeps_dead_acks(original):
     """Checkpoint acks of a killed incarnation stay counted (half of cause B of issue 17)."""
 
@@ -185,6 +198,7 @@ PATCH_MUTANTS = {  # name -> the (class, method, mutation) patches it makes
     "ends_before_caught_up": [(Engine, "_recovered", _ends_before_caught_up)],
     "ends_one_behind": [(Engine, "_recovered", _ends_one_behind)],
     "unsend_below_earlier_incarnation": [(Engine, "_unsend", _unsend_below_earlier_incarnation)],
+    "ack_at_step_start": [(Engine, "_flush", _ack_at_step_start)],
     "keeps_dead_acks_restores_latest": [
         (Engine, "_kill", _keeps_dead_acks),
         (Engine, "_execute", _restores_from_latest),

@@ -10,7 +10,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from incremental.engine import (
-    Cluster,
+    Engine,
     EngineConfig,
     FailureSchedule,
     Filter,
@@ -20,7 +20,6 @@ from incremental.engine import (
     Topology,
     WindowCount,
     recoveries,
-    run,
 )
 from tests.incremental.engine.oracle import channel_inputs, sink_contents, sizes
 
@@ -220,6 +219,82 @@ def _holders(dag, placement, victims) -> set:
     return {node for pid, node in placement.items() if pid[0] in ups}
 
 
+class _Watched(Engine):
+    """The engine, recording which node holds which partitions when: ``held`` lists
+    (time, node, partition) at each install and (time, node, None) at each kill."""
+
+    def __init__(self, *args, **kwargs):
+        self.held = []
+        super().__init__(*args, **kwargs)
+
+    def _install(self, pid, name):
+        super()._install(pid, name)
+        self.held.append((self.clock.now, name, pid))
+
+    def _kill(self, name):
+        if name in self.nodes:
+            self.held.append((self.clock.now, name, None))
+        super()._kill(name)
+
+
+def _holding(held, when) -> list:
+    """The nodes that hold a partition at ``when`` (any node holding a source partition or an
+    upstream buffer does), from ``_Watched.held``."""
+    pids = {}
+    for time, name, pid in held:
+        if time > when:
+            break
+        if pid is None:
+            pids.pop(name, None)
+        else:
+            pids.setdefault(name, set()).add(pid)
+    return sorted(name for name, held_pids in pids.items() if held_pids)
+
+
+def rekilled(examples: dict):
+    """A saved counterexample with 1-2 more node kills at continuous instants inside one of its
+    recoveries: from the detection that starts it to 1 s after the global checkpoint that ends it
+    (the catch-up window), and before the spare node arrives when the recovery starts before it.
+    Each kills a node holding partitions at that instant in the saved run: a source or buffer
+    holder, a survivor, or a node a plan filled, often a replacement replaying what an earlier
+    incarnation delivered. Random schedules rarely put a second failure into a recovery's short
+    windows; the saved examples put their recoveries where bugs already were (an independent
+    reviewer's fuzzer found the ``unsend_below_earlier_incarnation`` regression this way after
+    60,000 generated examples of ``scenarios`` had missed it)."""
+    names = sorted(examples)
+    windows = {}  # name -> (windows (start, stop), the saved run's holdings): one run each
+
+    def windows_of(name):
+        if name not in windows:
+            scenario = examples[name]
+            engine = engine_of(scenario, engine=_Watched)
+            result = engine.run(UNTIL)
+            spare = max(arrival[0] for arrival in scenario["failures"].arrivals)
+            spans = []
+            for start, stop in recoveries(result.events):
+                stop = min(stop, result.end_time) + 1.0
+                spans.append((start, min(stop, spare) if start < spare else stop))
+            windows[name] = (spans, engine.held)
+        return windows[name]
+
+    @st.composite
+    def strategy(draw):
+        name = draw(st.sampled_from(names))
+        spans, held = windows_of(name)
+        scenario = examples[name]
+        kills = list(scenario["failures"].kills)
+        for _ in range(draw(st.integers(1, 2))):
+            start, stop = draw(st.sampled_from(spans))
+            when = draw(st.floats(start, stop, exclude_max=True))
+            holders = _holding(held, when)
+            if holders:
+                kills.append((when, draw(st.sampled_from(holders))))
+        failures = dataclasses.replace(scenario["failures"], kills=tuple(kills))
+        return {**scenario, "failures": failures}
+
+    return strategy()
+
+
 def check_size(scenario) -> None:
     """Refuse a scenario whose run would hold more than MAX_TUPLES operator outputs."""
     total = sum(sizes(scenario["dag"], scenario["streams"]).values())
@@ -258,19 +333,24 @@ def topology(dag, share) -> Topology:
     return Topology(ops)
 
 
-def run_scenario(scenario, config=BASE):
+def engine_of(scenario, config=BASE, engine=Engine) -> Engine:
+    """The engine (class ``engine``) set up to run ``scenario``."""
     check_size(scenario)
     config = dataclasses.replace(config, network_jitter=scenario.get("jitter", BASE.network_jitter))
-    return run(
+    return engine(
         topology(scenario["dag"], scenario["share"]),
         scenario["streams"],
-        cluster=Cluster(nodes=dict.fromkeys(NODES, 1.0), placement=scenario["placement"]),
+        nodes=dict.fromkeys(NODES, 1.0),
+        placement=scenario["placement"],
         end=END,
         rng=np.random.default_rng(scenario["seed"]),
         failures=scenario["failures"],
         config=config,
-        until=UNTIL,
     )
+
+
+def run_scenario(scenario, config=BASE):
+    return engine_of(scenario, config).run(UNTIL)
 
 
 def outcome(scenario, config=BASE):
