@@ -34,9 +34,17 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def _memory_gb() -> float | None:
+    try:
+        return round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):  # not a POSIX system
+        return None
+
+
 def run_metadata(reports: Path) -> dict:
     """Commit, lock hash, Python, Java, Spark, machine and seconds per notebook of the run whose
-    status records are in ``reports/status``."""
+    status records are in ``reports/status``. The versions and the machine are read where this
+    runs: call it in the run's own environment, right after the run (``repro reference``)."""
     statuses = load_statuses(reports)
 
     def distinct(key: str) -> list:
@@ -49,6 +57,9 @@ def run_metadata(reports: Path) -> dict:
     return {
         "commit": distinct("commit"),
         "profile": distinct("profile"),
+        "master": distinct("master"),
+        "started": min((s.started for s in statuses if s.started), default=""),
+        "finished": max((s.finished for s in statuses if s.finished), default=""),
         "lock_sha256": lock_hash(),
         "python": platform.python_version(),
         "java": java_version(),
@@ -57,7 +68,9 @@ def run_metadata(reports: Path) -> dict:
             "system": f"{platform.system()} {platform.machine()}",
             "cpus": os.cpu_count(),
             "cpu": _cpu_model(),
+            "memory_gb": _memory_gb(),
         },
+        "total_seconds": round(sum(float(s.seconds) for s in statuses), 1),
         "seconds": {s.notebook: round(float(s.seconds), 1) for s in statuses},
         "status": {s.notebook: s.status for s in statuses},
     }

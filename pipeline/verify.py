@@ -24,6 +24,7 @@ import pandas as pd
 
 from pipeline import paths, provenance
 from pipeline.files import write_text_atomic
+from pipeline.notebooks import OK, UsageError, load_statuses
 
 REFERENCE = paths.DATA / "reference"
 TOLERANCES = "tolerances.toml"
@@ -230,12 +231,40 @@ def table_text(differences: list[Difference]) -> str:
     )
 
 
+def check_reference_run(reports: Path) -> None:
+    """Refuse, naming the notebooks, a run that is not one complete full-profile run of one
+    commit: a notebook failed or interrupted, in another profile, with -p overrides, or run at
+    another commit than the rest (a warm run that reran only some notebooks)."""
+    statuses = load_statuses(reports)
+    if not statuses:
+        raise UsageError(f"reports {reports} has no status records: no notebook ran")
+    problems = [
+        f"{s.notebook}: {what}"
+        for s in statuses
+        for what, bad in (
+            (f"status {s.status}", s.status != OK),
+            (f"profile {s.profile}", s.profile != "full"),
+            (f"-p overrides {s.overrides}", bool(s.overrides)),
+        )
+        if bad
+    ]
+    commits = {s.commit for s in statuses}
+    if len(commits) > 1:
+        problems.append(f"commits {sorted(commits)} (run it cold: make clean && make reports)")
+    if problems:
+        raise UsageError(
+            "reports must be one complete full-profile run of one commit without -p overrides; "
+            + "; ".join(problems)
+        )
+
+
 def write_reference(reports: Path, reference: Path = REFERENCE) -> Path:
     """Copy a run's scorecard and tables, with its metadata, into the reference folder (the
-    tolerances file is kept)."""
+    tolerances file is kept), after ``check_reference_run``."""
     reports, reference = Path(reports), Path(reference)
     if not (reports / "scorecard.csv").exists():
         raise FileNotFoundError(f"no run in {reports}: scorecard.csv is missing")
+    check_reference_run(reports)
     (reference / "tables").mkdir(parents=True, exist_ok=True)
     for old in (reference / "tables").glob("*.csv"):
         old.unlink()

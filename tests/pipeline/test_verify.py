@@ -1,7 +1,8 @@
 """`repro verify`: a run against the reference run, verdict by verdict and cell by cell."""
 
 import json
-from dataclasses import asdict
+import re
+from dataclasses import asdict, replace
 
 import pandas as pd
 import pytest
@@ -27,14 +28,17 @@ TABLE = pd.DataFrame({"n": [1, 5], "u": [0.8206123, 0.79], "label": ["a", "b"]})
 TIMES = pd.DataFrame({"records_per_s": [1.0e6, 2.0e6]})
 
 
-def _run(folder, card=CARD, table=TABLE, times=TIMES):
+STATUS = Status("multilevel_tables", "multilevel", "full", {}, "ok", seconds=12.5, commit="abc1234")
+
+
+def _run(folder, card=CARD, table=TABLE, times=TIMES, statuses=(STATUS,)):
     (folder / "tables").mkdir(parents=True)
     card.to_csv(folder / "scorecard.csv", index=False)
     table.to_csv(folder / "tables" / "multilevel_table1.csv", index=False)
     times.to_csv(folder / "tables" / "ppa_query_throughput.csv", index=False)
     (folder / "status").mkdir()
-    status = Status("multilevel_tables", "multilevel", "full", {}, "ok", seconds=12.5)
-    (folder / "status" / "multilevel_tables.json").write_text(json.dumps(asdict(status)))
+    for status in statuses:
+        (folder / "status" / f"{status.notebook}.json").write_text(json.dumps(asdict(status)))
     return folder
 
 
@@ -49,8 +53,10 @@ def reference(tmp_path):
 
 def test_the_reference_keeps_the_scorecard_tables_and_metadata(reference):
     meta = json.loads((reference / "metadata.json").read_text())
-    assert meta["seconds"] == {"multilevel_tables": 12.5}
+    assert meta["seconds"] == {"multilevel_tables": 12.5} and meta["total_seconds"] == 12.5
+    assert meta["commit"] == ["abc1234"] and meta["profile"] == ["full"]
     assert set(meta) >= {"commit", "lock_sha256", "python", "java", "spark", "machine"}
+    assert set(meta["machine"]) >= {"cpus", "cpu", "memory_gb"}
     assert sorted(p.name for p in (reference / "tables").iterdir()) == [
         "multilevel_table1.csv",
         "ppa_query_throughput.csv",
@@ -113,3 +119,34 @@ def test_the_index_status_and_verify_judge_a_claim_alike(tmp_path, reference):
     failing = {d.item for d in verify.verify(now, reference) if d.fails}
     assert failing == {"ML1 (evidence)", "ML3"}
     assert verify.claim_status(now, reference) == {"ML1": "differs", "ML2": "matches", "ML3": "new"}
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"status": "failed"}, "multilevel_tables: status failed"),
+        ({"profile": "quick"}, "multilevel_tables: profile quick"),
+        ({"overrides": {"runs": 2}}, "multilevel_tables: -p overrides"),
+        ({"notebook": "ppa_x", "commit": "def5678"}, "commits ['abc1234', 'def5678']"),
+    ],
+)
+def test_a_run_that_is_not_one_cold_full_run_is_refused_as_the_reference(tmp_path, change, named):
+    other = replace(STATUS, **change)
+    statuses = (STATUS, other) if "notebook" in change else (other,)
+    run = _run(tmp_path / "run", statuses=statuses)
+    with pytest.raises(ValueError, match=re.escape(named)):
+        verify.write_reference(run, tmp_path / "reference")
+    assert not (tmp_path / "reference" / "scorecard.csv").exists()
+
+
+def test_the_committed_reference_run_is_small_text_files_with_its_metadata():
+    files = [f for f in verify.REFERENCE.rglob("*") if f.is_file()]
+    assert {f.suffix for f in files} <= {".csv", ".json", ".toml"}  # no figures
+    sizes = {f.relative_to(verify.REFERENCE).as_posix(): f.stat().st_size for f in files}
+    assert max(sizes.values()) < 1_000_000, sizes
+    assert sum(sizes.values()) < 3_000_000
+    meta = json.loads((verify.REFERENCE / "metadata.json").read_text())
+    assert len(meta["commit"]) == 1 and meta["profile"] == ["full"]
+    assert set(meta["status"].values()) == {"ok"}
+    assert set(meta["seconds"]) == set(meta["status"])
+    assert meta["lock_sha256"] not in ("", "none") and meta["java"] and meta["spark"]
