@@ -3,7 +3,7 @@
 A reproduced number is never typed in (DESIGN.md): notebook markdown has it formatted from the
 data by a code cell, and the README quotes only the reference run (data/reference/). These
 functions find the numbers a text quotes; tests/notebooks/test_numbers.py holds the notebooks'
-markdown to them, and ``unbacked_by_reference`` is the README's rule.
+markdown to them, and ``unbacked_by_reference`` is the README's rule (tests/test_readme.py).
 
 **A quoted number** (``quoted``) is a number written with a decimal point, a thousands separator
 or an exponent (0.49, 1,570, 1e-6, −0.01, 0.094%), in prose: outside math ($…$, $$…$$) and code
@@ -129,7 +129,8 @@ def unbacked(text: str, allowed: Iterable[float]) -> list[Quote]:
 
 def reference_values(reference: Path) -> tuple[dict[str, set[float]], dict[str, set[float]]]:
     """The numbers of a reference run (``repro reference``): per claim, every number of its
-    scorecard row (printed and reproduced value, rule, reason); per table, every numeric cell."""
+    scorecard row (printed and reproduced value, rule, reason); per table, every numeric cell and
+    the numbers its column names state (a threshold written into a header, "within x2 of 1.211")."""
     card = pd.read_csv(Path(reference) / "scorecard.csv", dtype=str, keep_default_na=False)
     claims: dict[str, set[float]] = {}
     for _, row in card.iterrows():
@@ -140,18 +141,43 @@ def reference_values(reference: Path) -> tuple[dict[str, set[float]], dict[str, 
     for file in sorted((Path(reference) / "tables").glob("*.csv")):
         frame = pd.read_csv(file)
         numeric = frame.select_dtypes("number").to_numpy().ravel()
-        tables[file.stem] = {float(v) for v in numeric if math.isfinite(v)}
+        header = numbers_in(" ".join(map(str, frame.columns)))
+        tables[file.stem] = {float(v) for v in numeric if math.isfinite(v)} | header
     return claims, tables
 
 
-def cited(paragraph: str, claims: Iterable[str], tables: Iterable[str]) -> tuple[list, list]:
+def _file_numbers(file: Path) -> set[float]:
+    """Every number written in a CSV file's cells and header (a cell may be text: "10..20 MB")."""
+    frame = pd.read_csv(file, dtype=str, keep_default_na=False)
+    cells = [*frame.columns, *frame.to_numpy().ravel()]
+    return set().union(*(numbers_in(str(c)) for c in cells))
+
+
+_PAPER_FILE = re.compile(r"`data/paper/(\w+)\.csv`")
+# A sentence ends at . ! or ? before a capital, a parenthesis or code; not after an abbreviation.
+_SENTENCE_END = re.compile(
+    r"(?<!\bEq)(?<!\bEqs)(?<!\bFig)(?<!\bFigs)(?<!\bSec)(?<!\bCh)(?<!\bAlg)(?<!\bvs)"
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bet al)[.!?]\s+(?=[A-Z(`])"
+)
+_BLOCKS = re.compile(r"^```.*?^```|\$\$.+?\$\$", re.DOTALL | re.MULTILINE)
+
+
+def sentences(markdown: str) -> list[str]:
+    """The sentences of markdown prose: fenced code and display math dropped, then split into
+    paragraphs (a list item and a table row are each one) and those into sentences."""
+    text = _BLOCKS.sub("\n\n", markdown)
+    paragraphs = re.split(r"\n\s*\n|\n(?=\s*[-*] )|\n(?=\|)", text)
+    return [s for p in paragraphs for s in _SENTENCE_END.split(p) if s.strip()]
+
+
+def cited(sentence: str, claims: Iterable[str], tables: Iterable[str]) -> tuple[list, list]:
     """The claims (by id, ML1 or FR1:chains; a bare id cites its qualified rows too) and the
-    tables (by file name in backticks, `incremental_engine_speed`) a paragraph cites."""
+    tables (by file name in backticks, `incremental_engine_speed`) a sentence cites."""
 
     def named(word: str) -> bool:
-        return re.search(rf"(?<![\w:]){re.escape(word)}(?!\w|:\w)", paragraph) is not None
+        return re.search(rf"(?<![\w:]){re.escape(word)}(?!\w|:\w)", sentence) is not None
 
-    in_backticks = set(re.findall(r"`(\w+)`", paragraph))
+    in_backticks = set(re.findall(r"`(\w+)`", sentence))
     return (
         [c for c in claims if named(c) or named(c.split(":", 1)[0])],
         sorted(set(tables) & in_backticks),
@@ -159,26 +185,45 @@ def cited(paragraph: str, claims: Iterable[str], tables: Iterable[str]) -> tuple
 
 
 def unbacked_by_reference(
-    text: str, reference: Path, inputs: Iterable[float] = ()
+    text: str, reference: Path, paper: Path | None = None
 ) -> list[tuple[Quote, str]]:
-    """The README's rule: every number it quotes appears, rounded as quoted, in the reference
-    run's claim rows or tables that its paragraph cites (a claim id such as ML1, a table's file
-    name in backticks), unless it is exactly one of ``inputs`` (values that are no result: the
-    paper's printed numbers, the code's settings). Returns each quote that fails, with why."""
+    """The README's rule: every number it quotes appears, rounded as quoted, in what its sentence
+    cites: the reference run's claim rows (by id: ML1, FR9) or tables (file name in backticks:
+    `incremental_engine_speed`), or, for a number the paper prints, a file of the papers' printed
+    values (`data/paper/multilevel_table2.csv`, read from ``paper``). Returns each quote that
+    fails, with why."""
     claims, tables = reference_values(reference)
-    inputs = {abs(v) for v in inputs}
     out = []
-    for paragraph in re.split(r"\n\s*\n|\n(?=\s*[-*] )|\n(?=\|)", text):
-        quotes = [q for q in quoted(paragraph) if abs(q.value) not in inputs]
+    for sentence in sentences(text):
+        quotes = quoted(sentence)
         if not quotes:
             continue
-        named_claims, named_tables = cited(paragraph, claims, tables)
-        if not named_claims and not named_tables:
-            out += [(q, "cites no claim or table of the reference run") for q in quotes]
-            continue
-        values = set().union(*(claims[c] for c in named_claims), *(tables[t] for t in named_tables))
-        where = ", ".join(named_claims + named_tables)
-        out += [
-            (q, f"not in {where} (as rounded)") for q in quotes if not any(map(q.rounds, values))
-        ]
+        named_claims, named_tables = cited(sentence, claims, tables)
+        printed = {}
+        for name in _PAPER_FILE.findall(sentence):
+            file = Path(paper or "") / f"{name}.csv"
+            if paper is None or not file.exists():
+                out += [(q, f"cites data/paper/{name}.csv, which does not exist") for q in quotes]
+                break
+            printed[f"data/paper/{name}.csv"] = _file_numbers(file)
+        else:
+            if not (named_claims or named_tables or printed):
+                out += [(q, "cites no claim or table of the reference run") for q in quotes]
+                continue
+            values = set().union(
+                *(claims[c] for c in named_claims),
+                *(tables[t] for t in named_tables),
+                *printed.values(),
+            )
+            where = ", ".join(named_claims + named_tables + list(printed))
+            out += [
+                (q, f"not in {where} (as rounded)")
+                for q in quotes
+                if not any(map(q.rounds, values))
+            ]
     return out
+
+
+def unbacked_text(failing: list[tuple[Quote, str]]) -> str:
+    """One line per unbacked number: the number, why, and the words around it."""
+    return "\n".join(f"{q.text!r}: {why}; in: ...{q.context}..." for q, why in failing)

@@ -8,6 +8,8 @@ same sweep is cached): `repro run`/`repro reports` without --profile get `--prof
 matches), whose sweeps the README's own `repro run` of it has cached. `make test` is this very
 suite and is not run again.
 Python snippets (```python blocks) run as written, each in a fresh interpreter.
+Every number the README quotes is the reference run's (data/reference/), cited in its sentence by
+claim id or table name, or the paper's (data/paper/): ``pipeline.quoted.unbacked_by_reference``.
 """
 
 import fnmatch
@@ -20,12 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import paths
+from pipeline import paths, verify
+from pipeline.quoted import unbacked_by_reference, unbacked_text
 
 README = paths.ROOT / "README.md"
 CHEAPEST = "multilevel_tables"  # quick, and its sweep is cached for the README's own run of it
 NOT_RUN = {"make test": "the test suite itself (CI runs it)"}
-pytestmark = pytest.mark.notebook
+PAPER = paths.DATA / "paper"
+notebook = pytest.mark.notebook  # runs the README's commands and snippets
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
@@ -72,6 +76,7 @@ def _environment(tmp: Path) -> dict:
     }
 
 
+@notebook
 def test_the_readme_is_parsed_into_its_commands_and_snippets():
     text = README.read_text()
     # Every block says what it is, so that no command escapes the tests below.
@@ -92,6 +97,7 @@ def scratch(tmp_path_factory):
     return tmp_path_factory.mktemp("readme")
 
 
+@notebook
 @pytest.mark.parametrize("command", shell_commands(README.read_text()))
 def test_readme_command_runs(command, scratch):
     if command in NOT_RUN:
@@ -107,6 +113,7 @@ def test_readme_command_runs(command, scratch):
     assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
 
 
+@notebook
 @pytest.mark.parametrize(
     "snippet",
     python_snippets(README.read_text()),
@@ -122,3 +129,30 @@ def test_readme_python_snippet_runs(snippet, scratch):
         timeout=600,
     )
     assert done.returncode == 0, f"{snippet}\n{done.stderr[-3000:]}"
+
+
+def _unbacked_message(text: str) -> str:
+    failing = unbacked_by_reference(text, verify.REFERENCE, PAPER)
+    if not failing:
+        return ""
+    return (
+        f"{len(failing)} numbers in README.md are not in what their sentence cites (a claim id or "
+        "a `table` of data/reference/, or `data/paper/<file>.csv`), rounded as quoted; after a new "
+        "reference run, quote its values or cite where they are:\n" + unbacked_text(failing)
+    )
+
+
+def test_every_number_the_readme_quotes_is_the_reference_runs():
+    message = _unbacked_message(README.read_text())
+    assert not message, message
+
+
+def test_the_readme_number_rule_fails_on_a_planted_wrong_number():
+    planted = README.read_text() + (
+        "\n\nTable 3's maximum U is 0.97535 (ML7).\n\n"  # ML7 holds 0.97435
+        "The engine processes 96,500 tuples per CPU second.\n"  # cites nothing
+    )
+    message = _unbacked_message(planted)
+    assert message.startswith("2 numbers in README.md")
+    assert "'0.97535': not in ML7 (as rounded); in: ...'s maximum U is 0.97535 (ML7)" in message
+    assert "'96,500': cites no claim or table" in message
