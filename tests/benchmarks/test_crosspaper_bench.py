@@ -13,6 +13,7 @@ import pytest
 from crosspaper import frontier
 from crosspaper import recovery as R
 from crosspaper import scenarios as S
+from tests.benchmarks.speedup import record_speedup
 
 POINT = {"scenario": "khaos_iot", "approach": "ppa", "fraction": 0.5, "draws": 30}
 
@@ -29,13 +30,8 @@ def test_ppa_point_with_its_plan_remembered(benchmark):
     searched = time.perf_counter() - began
     remembered = benchmark(_point)
     assert remembered == fresh
-    fast = benchmark.stats.stats.mean
-    benchmark.extra_info.update(
-        {"ms": 1000 * fast, "searched_ms": 1000 * searched, "speedup": searched / fast}
-    )
-    print(
-        f"\nPPA point (khaos_iot, PPA-0.5): {1000 * fast:.0f} ms with the plan remembered; "
-        f"{1000 * searched:.0f} ms searching it; speed-up {searched / fast:.1f}x"
+    record_speedup(
+        benchmark, searched, "PPA point (khaos_iot, PPA-0.5), plan remembered", "searching it"
     )
 
 
@@ -58,11 +54,6 @@ def test_multilevel_level2_recovery_against_the_full_quadrature(benchmark):
     before = time.perf_counter() - began
     fast = benchmark(R.expected_recovery_s, 5.0, down, job, "uniform", keep)
     assert fast == pytest.approx(full, rel=1e-12)
-    now = benchmark.stats.stats.mean
-    benchmark.extra_info.update(
-        {"ms": 1000 * now, "full_quadrature_ms": 1000 * before, "speedup": before / now}
-    )
-    print(
-        f"\nmultilevel level-2 recovery (T 5 s, keep 0.01): {1000 * now:.2f} ms; full "
-        f"quadrature {1000 * before:.1f} ms; speed-up {before / now:.0f}x"
+    record_speedup(
+        benchmark, before, "multilevel level-2 recovery (T 5 s, keep 0.01)", "full quadrature"
     )

@@ -9,23 +9,17 @@ from fastrecover.chain import optimize_chain
 from fastrecover.generate import random_chain, random_tree
 from fastrecover.model import Storage
 from fastrecover.tree import optimize_tree
+from tests.benchmarks.speedup import record_speedup
 from tests.fastrecover.reference import algorithm1_loops
 
 
 def test_algorithm1_and_its_speedup_over_plain_loops(benchmark):
     topology = random_chain(15, np.random.default_rng(0))
     benchmark(optimize_chain, topology, 0.4, 60)
-    fast = benchmark.stats.stats.mean
     began = time.perf_counter()
     algorithm1_loops(topology, 0.4, 60, Storage())
     slow = time.perf_counter() - began
-    benchmark.extra_info.update(
-        {"ms": 1000 * fast, "loops_ms": 1000 * slow, "speedup": slow / fast}
-    )
-    print(
-        f"\nAlgorithm 1, n = 15, Z = 60: {1000 * fast:.2f} ms; plain loops {1000 * slow:.0f} ms; "
-        f"speed-up {slow / fast:.0f}x"
-    )
+    record_speedup(benchmark, slow, "Algorithm 1, n = 15, Z = 60", "plain loops")
 
 
 def test_tree_dps_at_z20_and_z100(benchmark):
