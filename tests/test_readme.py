@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import paths, verify
-from pipeline.quoted import unbacked_by_reference, unbacked_text
+from pipeline.quoted import cited, quoted, sentences, unbacked_by_reference, unbacked_text
 
 README = paths.ROOT / "README.md"
 CHEAPEST = "multilevel_tables"  # quick, and its sweep is cached for the README's own run of it
@@ -156,3 +156,23 @@ def test_the_readme_number_rule_fails_on_a_planted_wrong_number():
     assert message.startswith("2 numbers in README.md")
     assert "'0.97535': not in ML7 (as rounded); in: ...'s maximum U is 0.97535 (ML7)" in message
     assert "'96,500': cites no claim or table" in message
+
+
+def _timings_not_about(text: str) -> list[str]:
+    """Numbers of a sentence citing a machine-dependent table (tolerances.toml: machine = true)
+    that are not quoted as "about": a timing moves with every run."""
+    _, per_table = verify.tolerances()
+    machine = [t for t, tol in per_table.items() if tol.machine]
+    return [
+        q.text
+        for sentence in sentences(text)
+        if cited(sentence, [], machine)[1]
+        for q in quoted(sentence)
+        if not re.search(rf"\babout\s+{re.escape(q.text)}(?![\d,.])", sentence)
+    ]
+
+
+def test_the_readme_quotes_timings_as_about():
+    assert _timings_not_about(README.read_text()) == []
+    planted = "The engine processes about 140,000 and 96,500 tuples/s (`incremental_engine_speed`)."
+    assert _timings_not_about(planted) == ["96,500"]
