@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from pipeline import paths
+
 # Math ($$…$$, then $…$) and code (```…```, `…`) are where TeX and identifiers stand; the rest is
 # prose.
 _MATH_OR_CODE = re.compile(r"\$\$.+?\$\$|\$[^$\n]+?\$|```.*?```|`[^`\n]*`", re.DOTALL)
@@ -185,42 +187,39 @@ def cited(sentence: str, claims: Iterable[str], tables: Iterable[str]) -> tuple[
 
 
 def unbacked_by_reference(
-    text: str, reference: Path, paper: Path | None = None
+    text: str, reference: Path, paper: Path = paths.DATA / "paper"
 ) -> list[tuple[Quote, str]]:
     """The README's rule: every number it quotes appears, rounded as quoted, in what its sentence
     cites: the reference run's claim rows (by id: ML1, FR9) or tables (file name in backticks:
     `incremental_engine_speed`), or, for a number the paper prints, a file of the papers' printed
-    values (`data/paper/multilevel_table2.csv`, read from ``paper``). Returns each quote that
-    fails, with why."""
+    values in ``paper`` (`data/paper/multilevel_table2.csv`). Returns each quote that fails, with
+    why."""
     claims, tables = reference_values(reference)
     out = []
     for sentence in sentences(text):
         quotes = quoted(sentence)
         if not quotes:
             continue
+        files = {
+            f"data/paper/{n}.csv": Path(paper) / f"{n}.csv" for n in _PAPER_FILE.findall(sentence)
+        }
+        missing = [name for name, file in files.items() if not file.exists()]
+        if missing:
+            out += [(q, f"cites {missing[0]}, which does not exist") for q in quotes]
+            continue
         named_claims, named_tables = cited(sentence, claims, tables)
-        printed = {}
-        for name in _PAPER_FILE.findall(sentence):
-            file = Path(paper or "") / f"{name}.csv"
-            if paper is None or not file.exists():
-                out += [(q, f"cites data/paper/{name}.csv, which does not exist") for q in quotes]
-                break
-            printed[f"data/paper/{name}.csv"] = _file_numbers(file)
-        else:
-            if not (named_claims or named_tables or printed):
-                out += [(q, "cites no claim or table of the reference run") for q in quotes]
-                continue
-            values = set().union(
-                *(claims[c] for c in named_claims),
-                *(tables[t] for t in named_tables),
-                *printed.values(),
-            )
-            where = ", ".join(named_claims + named_tables + list(printed))
-            out += [
-                (q, f"not in {where} (as rounded)")
-                for q in quotes
-                if not any(map(q.rounds, values))
-            ]
+        if not (named_claims or named_tables or files):
+            out += [(q, "cites no claim or table of the reference run") for q in quotes]
+            continue
+        values = set().union(
+            *(claims[c] for c in named_claims),
+            *(tables[t] for t in named_tables),
+            *(_file_numbers(file) for file in files.values()),
+        )
+        where = ", ".join(named_claims + named_tables + list(files))
+        out += [
+            (q, f"not in {where} (as rounded)") for q in quotes if not any(map(q.rounds, values))
+        ]
     return out
 
 
