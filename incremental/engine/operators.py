@@ -39,7 +39,9 @@ def _window_count(op: WindowCount, state: dict, side: int, data: tuple, emit) ->
     last = math.floor(ts / op.step)
     open_ = state["open"]
     for i in range(last - op.span + 1, last + 1):
-        counts = open_.setdefault(i, {})
+        counts = open_.get(i)
+        if counts is None:  # (setdefault would build a dict per call)
+            counts = open_[i] = {}
         counts[key] = counts.get(key, 0) + 1
 
 

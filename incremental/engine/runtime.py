@@ -395,10 +395,11 @@ class Engine:
         ):
             return  # rolled back, sent to a dead incarnation, or never sent (killed first)
         status = self.parts[dst].receive(src, env)
-        if status == "duplicate":
-            self.duplicates += 1
-        elif status == "gap":
-            self.gaps.append((self.clock.now, src, dst, env[0]))
+        if status is not None:
+            if status == "duplicate":
+                self.duplicates += 1
+            else:  # "gap"
+                self.gaps.append((self.clock.now, src, dst, env[0]))
         node = self.nodes[self.location[dst]]
         if not node.busy:  # (_dispatch's own test, without the call: most arrivals wait)
             self._dispatch(node)
