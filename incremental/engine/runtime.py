@@ -57,7 +57,7 @@ class _Settings:
 
 
 class _Node:
-    __slots__ = ("name", "capacity", "pids", "busy", "turn", "gen", "timer")
+    __slots__ = ("name", "capacity", "pids", "sources", "busy", "turn", "gen", "timer")
 
     def __init__(self, name, capacity):
         self.name = name
@@ -67,6 +67,7 @@ class _Node:
         self.turn = 0
         self.gen = 0  # bumped at a kill or rollback: the unit of work in progress is void
         self.timer = None
+        self.sources = 0  # of its partitions: only these set a timer (a mini-batch boundary)
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,8 @@ class Engine:
                 )
                 partition.persisted = []
                 return
+        if not node.sources:
+            return
         dues = [d for pid in pids if (p := parts[pid]).is_source and (d := p.due()) is not None]
         if dues and (node.timer is None or min(dues) < node.timer):
             node.timer = min(dues)
@@ -605,7 +608,9 @@ class Engine:
     def _install(self, pid, name) -> None:
         self.parts[pid] = Partition(pid, self.topology, self.settings, self.logs.get(pid))
         self.location[pid] = name
-        self.nodes[name].pids.append(pid)
+        node = self.nodes[name]
+        node.pids.append(pid)
+        node.sources += pid in self.logs
         self.incarnation[pid] += 1
 
 
