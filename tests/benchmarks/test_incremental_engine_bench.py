@@ -133,9 +133,14 @@ def test_engine_against_a_baseline_revision(benchmark, tmp_path):
         tar.extractall(tmp_path, filter="data")
 
     def cpu(path):
-        env = {**os.environ, "PYTHONPATH": str(path)}
+        env = {**os.environ, "PYTHONPATH": str(path)}  # run in path: `-c` puts the cwd first
         out = subprocess.run(
-            [sys.executable, "-c", FIG9_RUNS], env=env, capture_output=True, text=True, check=True
+            [sys.executable, "-c", FIG9_RUNS],
+            env=env,
+            cwd=path,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return float(out.stdout)
 
