@@ -479,11 +479,18 @@ def oracle_check(result, expected: dict) -> dict:
         for name, results in result.outputs.items()
         for uid, (key, end, value) in results.items()
     }
+    extra = wrong = 0  # one pass over the results, no key sets
+    for key, row in got.items():
+        want = expected.get(key)
+        if want is None:
+            extra += 1
+        elif want != row:
+            wrong += 1
     return {
         "results": len(expected),
-        "missing": len(expected.keys() - got.keys()),
-        "extra": len(got.keys() - expected.keys()),
-        "wrong": sum(got[k] != expected[k] for k in got.keys() & expected.keys()),
+        "missing": len(expected) - (len(got) - extra),
+        "extra": extra,
+        "wrong": wrong,
         "stalled": int(not result.completed),
         "gaps": len(result.gaps),
         "conflicts": len(result.conflicts),

@@ -23,26 +23,52 @@ def initial_state(op: Operator) -> dict:
 
 def on_data(op: Operator, state: dict, side: int, data: tuple, emit) -> None:
     """Apply one input tuple; ``side`` is the input's position in ``op.inputs``."""
+    data_handler(op)(op, state, side, data, emit)
+
+
+def data_handler(op: Operator):
+    """``on_data`` for operators of ``op``'s type, chosen once (a partition calls it per tuple)."""
+    for kind, handler in _HANDLERS:
+        if isinstance(op, kind):
+            return handler
+    return _no_input
+
+
+def _window_count(op: WindowCount, state: dict, side: int, data: tuple, emit) -> None:
+    key, ts = data[1], data[2]
+    last = math.floor(ts / op.step)
+    open_ = state["open"]
+    for i in range(last - op.span + 1, last + 1):
+        counts = open_.get(i)
+        if counts is None:  # (setdefault would build a dict per call)
+            counts = open_[i] = {}
+        counts[key] = counts.get(key, 0) + 1
+
+
+def _filter(op: Filter, state: dict, side: int, data: tuple, emit) -> None:
+    if key_code(data[1]) % op.modulus != op.drop:
+        emit(data)
+
+
+def _map(op: Map, state: dict, side: int, data: tuple, emit) -> None:
     uid, key, ts, value = data
-    if isinstance(op, WindowCount):  # the commonest operator first
-        last = math.floor(ts / op.step)
-        open_ = state["open"]
-        for i in range(last - op.span + 1, last + 1):
-            counts = open_.setdefault(i, {})
-            counts[key] = counts.get(key, 0) + 1
-    elif isinstance(op, Filter):
-        if key_code(key) % op.modulus != op.drop:
-            emit(data)
-    elif isinstance(op, Map):
-        emit((uid, key_code(key) // op.divisor, ts, value))
-    elif isinstance(op, Join):
-        sides = state["tables"].setdefault(math.floor(ts / op.size), {}).setdefault(key, ([], []))
-        sides[side].append(data)
-        for other in sides[1 - side]:
-            left, right = (data, other) if side == 0 else (other, data)
-            emit(((op.name, left[0], right[0]), key, max(left[2], right[2]), (left[3], right[3])))
-    else:
-        raise ValueError(f"operator {op.name} of type {type(op).__name__} takes no input")
+    emit((uid, key_code(key) // op.divisor, ts, value))
+
+
+def _join(op: Join, state: dict, side: int, data: tuple, emit) -> None:
+    key, ts = data[1], data[2]
+    sides = state["tables"].setdefault(math.floor(ts / op.size), {}).setdefault(key, ([], []))
+    sides[side].append(data)
+    for other in sides[1 - side]:
+        left, right = (data, other) if side == 0 else (other, data)
+        emit(((op.name, left[0], right[0]), key, max(left[2], right[2]), (left[3], right[3])))
+
+
+def _no_input(op: Operator, state: dict, side: int, data: tuple, emit) -> None:
+    raise ValueError(f"operator {op.name} of type {type(op).__name__} takes no input")
+
+
+_HANDLERS = ((WindowCount, _window_count), (Filter, _filter), (Map, _map), (Join, _join))
 
 
 def on_watermark(op: Operator, state: dict, wm: float, emit) -> None:

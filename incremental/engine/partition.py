@@ -38,10 +38,16 @@ class Partition:
         self.log = log
         self.channels = topology.upstream_partitions(pid)
         self.side = {ch: op.inputs.index(ch[0]) for ch in self.channels}
+        # per downstream operator: its parallelism and its partitions by route() residue
         self.routes = [
-            (name, topology.operators[name].parallelism) for name in topology.downstream[pid[0]]
+            (parallelism, tuple((name, i) for i in range(parallelism)))
+            for name in topology.downstream[pid[0]]
+            for parallelism in [topology.operators[name].parallelism]
         ]
         self.targets = topology.downstream_partitions(pid)
+        # read per message: the operator's and the run's constants, as attributes
+        self.cost, self.output, self.dedup = op.cost, op.output, settings.dedup
+        self.on_data = operators.data_handler(op)
         self.processed = 0  # data tuples processed, replays included (throughput)
         self._load(
             0,
@@ -123,7 +129,7 @@ class Partition:
         numbers were skipped (a message was lost: never in a correct run)."""
         seq = env[0]
         last = self.received[ch]
-        if seq <= last and self.settings.dedup:
+        if seq <= last and self.dedup:
             return "duplicate"
         self.received[ch] = seq
         if self.order_preserving:
@@ -148,8 +154,9 @@ class Partition:
         if self.order_preserving:
             return len(self.barriers.get(self.next_boundary, ())) == len(self.channels)
         queue = self.queue
-        while queue and queue[0][0] in self.blocked:
-            self.held.append(queue.popleft())
+        if queue and self.blocked:
+            while queue and queue[0][0] in self.blocked:
+                self.held.append(queue.popleft())
         return bool(queue)
 
     # --- processing --------------------------------------------------------------------------
@@ -213,7 +220,7 @@ class Partition:
             ts, key, value = log[self.offset]
             if ts >= bound:
                 break
-            self.spent += self.op.cost
+            self.spent += self.cost
             self._emit(((name, index, self.offset), key, ts, value))
             self.out_wm = ts
             self.offset += 1
@@ -240,12 +247,13 @@ class Partition:
 
     def _process(self, ch, env) -> None:
         seq, wm, data = env
-        self.spent += self.op.cost
+        self.spent += self.cost
         self.last_seq[ch] = seq  # line 14
         if self.audit is not None:
             self.audit[ch].append((seq, data[0]))
-        operators.on_data(self.op, self.state, self.side[ch], data, self._emit)
-        self._advance(ch, wm)
+        self.on_data(self.op, self.state, self.side[ch], data, self._emit)
+        if wm > self.ch_wm[ch]:  # (_advance's own test, without the call: most do not raise it)
+            self._advance(ch, wm)
         self.processed += 1
 
     def _consume_marker(self, ch, env) -> None:
@@ -272,12 +280,21 @@ class Partition:
     # --- output ------------------------------------------------------------------------------
 
     def _emit(self, data: tuple) -> None:
-        if self.op.output:
-            self.written.append((data, self.spent))
+        spent = self.spent
+        if self.output:
+            self.written.append((data, spent))
         key = data[1]
         code = key if type(key) is int else key_code(key)  # route() without a call per target
-        for name, parallelism in self.routes:
-            self._send((name, code % parallelism), data)
+        out_seq, wm, outbox = self.out_seq, self.out_wm, self.outbox
+        buffers = self.buffers if self.buffering else None
+        for parallelism, partitions in self.routes:  # _send, inlined: once per output tuple
+            dst = partitions[code % parallelism]
+            seq = out_seq[dst] + 1
+            out_seq[dst] = seq
+            env = (seq, wm, data)
+            if buffers is not None:
+                buffers[dst].append(env)
+            outbox.append((dst, env, spent))
 
     def _send(self, dst, payload) -> None:
         out_seq = self.out_seq

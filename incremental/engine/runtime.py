@@ -29,6 +29,7 @@ import gc
 import math
 import pickle
 from dataclasses import dataclass, field
+from heapq import heappush
 
 import numpy as np
 
@@ -56,7 +57,7 @@ class _Settings:
 
 
 class _Node:
-    __slots__ = ("name", "capacity", "pids", "busy", "turn", "gen", "timer")
+    __slots__ = ("name", "capacity", "pids", "sources", "busy", "turn", "gen", "timer")
 
     def __init__(self, name, capacity):
         self.name = name
@@ -66,6 +67,7 @@ class _Node:
         self.turn = 0
         self.gen = 0  # bumped at a kill or rollback: the unit of work in progress is void
         self.timer = None
+        self.sources = 0  # of its partitions: only these set a timer (a mini-batch boundary)
 
 
 @dataclass(frozen=True)
@@ -273,22 +275,28 @@ class Engine:
             partition = parts[pids[i]]
             if partition.ready(now):
                 node.turn = i + 1
-                finish = now + partition.step() / node.capacity
-                self._flush(partition, now, node.capacity)
+                capacity = node.capacity
+                finish = now + partition.step() / capacity
+                self._flush(partition, now, capacity)
                 node.busy = True
-                self.clock.at(
-                    finish, self._free, node, node.gen, partition.pid, partition.persisted
+                clock = self.clock  # clock.at, without the call
+                heappush(
+                    clock.heap,
+                    (
+                        finish,
+                        next(clock.order),
+                        self._free,
+                        (node, node.gen, partition.pid, partition.persisted),
+                    ),
                 )
                 partition.persisted = []
                 return
-        dues = [d for pid in pids if (d := self._due(pid)) is not None]
+        if not node.sources:
+            return
+        dues = [d for pid in pids if (p := parts[pid]).is_source and (d := p.due()) is not None]
         if dues and (node.timer is None or min(dues) < node.timer):
             node.timer = min(dues)
             self.clock.at(node.timer, self._wake, node, node.gen)
-
-    def _due(self, pid):
-        partition = self.parts[pid]
-        return partition.due() if partition.is_source else None
 
     def _free(self, node: _Node, gen: int, pid, persisted) -> None:
         """The end of a unit of work: its checkpoints are acked, unless the node was killed or
@@ -306,20 +314,24 @@ class Engine:
 
     def _flush(self, partition: Partition, start: float, capacity: float) -> None:
         pid = partition.pid
-        if partition.outbox:
+        outbox = partition.outbox
+        if outbox:
             # for a kill mid-step (_unsend): each channel's high before the step, in the order
             # of partition.targets (a list over the channels' keys: no tuple built per step)
             get = self.chan_high.get
             before = [get(key, 0) for key in self.out_channels[pid]]
-            transmit = self._transmit
-            for dst, env, spent in partition.outbox:
-                transmit(pid, dst, env, start + spent / capacity)
-            partition.sent = (start, capacity, partition.outbox, before)
+            self._transmit(pid, outbox, start, capacity)
+            partition.sent = (start, capacity, outbox, before)
             partition.outbox = []
-        if partition.written:
-            at, incarnation, gen = self.clock.at, self.incarnation[pid], self.gen
-            for data, spent in partition.written:
-                at(start + spent / capacity, self._write, pid, incarnation, gen, data)
+        written = partition.written
+        if written:
+            heap, order, write = self.clock.heap, self.clock.order, self._write
+            incarnation, gen = self.incarnation[pid], self.gen
+            for data, spent in written:
+                heappush(
+                    heap,
+                    (start + spent / capacity, next(order), write, (pid, incarnation, gen, data)),
+                )
             partition.written = []
 
     def _write(self, pid, incarnation: int, gen: int, data) -> None:
@@ -328,35 +340,53 @@ class Engine:
 
     # --- network -----------------------------------------------------------------------------
 
-    def _delay(self) -> float:
-        if self._next_delay == len(self._delays):
-            self._delays = (
-                self.config.network_latency
-                + self.rng.exponential(self.config.network_jitter, _DRAWS)
-                if self.config.network_jitter > 0
-                else np.full(_DRAWS, self.config.network_latency)
-            ).tolist()  # Python floats: fast
-            self._next_delay = 0
-        self._next_delay += 1
-        return self._delays[self._next_delay - 1]
+    def _draw_delays(self) -> list:
+        """The next block of network delays, drawn when the last block is used up."""
+        config = self.config
+        return (
+            config.network_latency + self.rng.exponential(config.network_jitter, _DRAWS)
+            if config.network_jitter > 0
+            else np.full(_DRAWS, config.network_latency)
+        ).tolist()  # Python floats: fast
 
-    def _transmit(self, src, dst, env, depart: float) -> None:
-        if dst not in self.parts:  # down: lost (its buffered copy, if any, waits upstream)
-            return
-        time = depart + self._delay()
-        key = (src, dst)
-        chan_last = self.chan_last
-        last = chan_last.get(key, time)
-        if time < last:
-            time = last  # FIFO per channel; equal times keep their scheduling order
-        chan_last[key] = time
-        seq = env[0]
-        if seq > self.chan_high.get(key, 0):
-            self.chan_high[key] = seq
-        incarnation = self.incarnation
-        self.clock.at(
-            time, self._deliver, src, incarnation[src], depart, dst, incarnation[dst], self.gen, env
+    def _transmit(self, src, outbox, start: float, capacity: float) -> None:
+        """Send ``outbox`` of ``src``: ``(destination, envelope, CPU seconds into the step)``,
+        each leaving at ``start + spent / capacity`` and arriving after a network delay."""
+        parts, chan_last, chan_high, incarnation = (
+            self.parts,
+            self.chan_last,
+            self.chan_high,
+            self.incarnation,
         )
+        sent_by, gen = incarnation[src], self.gen
+        heap, order, deliver = self.clock.heap, self.clock.order, self._deliver
+        delays, i = self._delays, self._next_delay
+        for dst, env, spent in outbox:
+            if dst not in parts:  # down: lost (its buffered copy, if any, waits upstream)
+                continue
+            if i == len(delays):
+                delays, i = self._draw_delays(), 0
+            depart = start + spent / capacity
+            time = depart + delays[i]
+            i += 1
+            key = (src, dst)
+            last = chan_last.get(key, time)
+            if time < last:
+                time = last  # FIFO per channel; equal times keep their scheduling order
+            chan_last[key] = time
+            seq = env[0]
+            if seq > chan_high.get(key, 0):
+                chan_high[key] = seq
+            heappush(
+                heap,
+                (
+                    time,
+                    next(order),
+                    deliver,
+                    (src, sent_by, depart, dst, incarnation[dst], gen, env),
+                ),
+            )
+        self._delays, self._next_delay = delays, i
 
     def _deliver(
         self, src, sent_by: int, depart: float, dst, incarnation: int, gen: int, env
@@ -368,10 +398,11 @@ class Engine:
         ):
             return  # rolled back, sent to a dead incarnation, or never sent (killed first)
         status = self.parts[dst].receive(src, env)
-        if status == "duplicate":
-            self.duplicates += 1
-        elif status == "gap":
-            self.gaps.append((self.clock.now, src, dst, env[0]))
+        if status is not None:
+            if status == "duplicate":
+                self.duplicates += 1
+            else:  # "gap"
+                self.gaps.append((self.clock.now, src, dst, env[0]))
         node = self.nodes[self.location[dst]]
         if not node.busy:  # (_dispatch's own test, without the call: most arrivals wait)
             self._dispatch(node)
@@ -568,9 +599,8 @@ class Engine:
         for pid in sorted(chosen):  # lines 17-21
             for up in self.topology.upstream_partitions(pid):
                 upstream = self.parts.get(up)
-                if upstream is not None:
-                    for env in upstream.buffers[pid]:
-                        self._transmit(up, pid, env, now)
+                if upstream is not None:  # all leaving now (+ 0 CPU seconds)
+                    self._transmit(up, [(pid, env, 0.0) for env in upstream.buffers[pid]], now, 1.0)
         self.events.append((now, "plan", tuple(sorted(chosen)), rollback))
         for node in list(self.nodes.values()):
             self._dispatch(node)
@@ -578,7 +608,9 @@ class Engine:
     def _install(self, pid, name) -> None:
         self.parts[pid] = Partition(pid, self.topology, self.settings, self.logs.get(pid))
         self.location[pid] = name
-        self.nodes[name].pids.append(pid)
+        node = self.nodes[name]
+        node.pids.append(pid)
+        node.sources += pid in self.logs
         self.incarnation[pid] += 1
 
 

@@ -2,7 +2,14 @@
 failure-free, with and without order-preserving processing and adaptive buffering switched on
 (Appendix C.1 compares the two modes). Reported, not asserted."""
 
+import io
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -89,3 +96,66 @@ def test_engine_recovery_cpu_seconds(benchmark):
         f"\nengine, Fig 9 recovery: {result.processed} tuples in {cpu:.2f} CPU s "
         f"= {result.processed / cpu:,.0f} tuples per CPU s"
     )
+
+
+BASELINE = os.environ.get("ENGINE_BASELINE", "453feb0")  # the engine before issue 19's speed-up
+ROUNDS = 5
+FIG9_RUNS = """
+import time, numpy as np
+from incremental import timelines
+began = time.process_time()
+for seed, scheme, later in [(0, "incremental", "buffer holder"), (1, "blocking", "none"),
+                            (2, "bestcase", "none")]:
+    rng = np.random.default_rng(seed)
+    timelines.fig9_run(scheme=scheme, killed=timelines.FAILURE_SETS["all"], rate=1.0,
+        rho=timelines.RHO, acquisition=timelines.acquisition_times(9, rng), t_fail=80.0,
+        end=560.0, rng=rng, later=timelines.DURING_RECOVERY[later])
+print(time.process_time() - began)
+"""
+
+
+def test_engine_against_a_baseline_revision(benchmark, tmp_path):
+    """The engine against its code at git revision ``$ENGINE_BASELINE`` (default: before issue
+    19's speed-up) on three Fig 9 runs (one per scheme, full-profile size), each side in a fresh
+    process, alternated ROUNDS times so that both see the same load: CPU seconds and the
+    new/old ratio (median and min over rounds). Reported, not asserted; skipped without git or
+    the revision (a shallow clone)."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", BASELINE, "incremental"],
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip(f"git revision {BASELINE} not available")
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tmp_path, filter="data")
+
+    def cpu(path):
+        env = {**os.environ, "PYTHONPATH": str(path)}  # run in path: `-c` puts the cwd first
+        out = subprocess.run(
+            [sys.executable, "-c", FIG9_RUNS],
+            env=env,
+            cwd=path,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return float(out.stdout)
+
+    old, new = [], []
+    for _ in range(ROUNDS):
+        old.append(cpu(tmp_path))
+        new.append(cpu(root))
+    ratios = sorted(n / o for n, o in zip(new, old, strict=True))
+    figures = {
+        "old CPU s (median)": statistics.median(old),
+        "new CPU s (median)": statistics.median(new),
+        "new/old (median of rounds)": statistics.median(ratios),
+        "new/old (min of rounds)": ratios[0],
+    }
+    benchmark.extra_info.update(figures)
+    print(f"\nengine vs {BASELINE}, 3 Fig 9 runs, {ROUNDS} alternated rounds:")
+    print("\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)
