@@ -191,7 +191,11 @@ class Job:
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
             self.source = {"trace": str(path), "trace_sha256": digest}
             self.failure_seconds = trace_failures(self.workload, s)
-        sim = setup.sim
+        # the replayed node failures restart where the cross notebooks' one rule puts them
+        # (crosspaper.recovery.restart_plan): without room on the survivors or a standby node
+        # they wait for an acquired node, the expected wait added to the restart
+        self.wait_s = recovery.node_failure_wait_s(s)
+        sim = replace(setup.sim, restart_s=setup.sim.restart_s + self.wait_s)
         if setup.experiment == "ysb":
             fitted, _ = calibrate(load_experiment(folder, "ysb"))
             sim = replace(sim, **{k: getattr(fitted, k) for k in LATENCY_TERMS})
