@@ -74,7 +74,9 @@ ASSUMPTIONS = {
     "pinned to 0; multilevel local every T*, remote with probability p2* (its two-level "
     "optimum); phases uniform; the scenario's checkpoint.interval_s is not used",
     "availability": "tentative (PPA) output counts by its accuracy; exactly-once schemes output "
-    "nothing for a failed query until it is back; queries not failed stay available",
+    "nothing for a failed query until it is back; queries not failed stay available. The "
+    "decision map ranks on exact output only (exact_lost_s: a PPA query counts once its output "
+    "is exact; rev20b #5), lost_output_s with PPA's tentative credit is shown beside",
     "normal-time cost": "replica CPU = the replicated tasks' cpu_share (nodes); buffering = KB "
     "held for replay (upstream backup until the downstream's checkpoint, replica output until "
     "the sync trim; the blocking schemes replay from the durable source log only); checkpoint "
@@ -97,6 +99,7 @@ _COLUMNS = (
     "query",
     "recovery_s",
     "lost_output_s",
+    "exact_lost_s",
     "t50_s",
     "t90_s",
     "t_full_s",
@@ -262,7 +265,8 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     rows, common = [], {"failed_nodes": ",".join(failed_nodes)}
 
-    def emit(scheme, times, avail, failed_queries):
+    def emit(scheme, times, avail, failed_queries, exact=None):
+        """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
         rows.extend(
             _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
             for t, a in zip(grid, _curve(times, avail, grid), strict=True)
@@ -273,6 +277,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
                 scheme=scheme,
                 failed_queries=failed_queries,
                 **_summarize(times, avail),
+                exact_lost_s=_summarize(times, avail if exact is None else exact)["lost_output_s"],
                 **common,
             )
         )
@@ -316,7 +321,8 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
         back = replication.failure(s, su["ppa_topology"], plan, order, passive_back)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)
         failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
-        emit(scheme, times, avail, failed_queries)
+        exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
+        emit(scheme, times, avail, failed_queries, exact)
         for task, acc in per_query.items():
             if acc[0] < 1:
                 exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]

@@ -47,6 +47,16 @@ def test_lost_output_of_partial_accuracy_and_a_query_never_back():
     assert avail[-1] == 0.5 and cc._summarize(times, avail)["t_full_s"] == times[-1]
 
 
+def test_exact_loss_equals_the_loss_of_exactly_once_schemes_and_bounds_ppas():
+    """rev20b #5: exact_lost_s (the decision map's metric) is lost_output_s for the exactly-once
+    schemes and at least PPA's lost_output_s (which credits tentative output)."""
+    summary = point(4, seed=3).query("kind == @cc.SUMMARY").set_index("scheme")
+    for scheme in ("incremental", "blocking", "multilevel"):
+        assert summary.loc[scheme, "exact_lost_s"] == summary.loc[scheme, "lost_output_s"]
+    for scheme in ("PPA-0", "PPA-0.5", "PPA-1.0"):
+        assert summary.loc[scheme, "exact_lost_s"] >= summary.loc[scheme, "lost_output_s"] - 1e-9
+
+
 def test_the_summary_integral_matches_the_sampled_curve_of_each_scheme():
     """The exact integral against the Riemann sum of the curve rows: they differ by at most one
     step per availability jump, and agree as the step shrinks."""
