@@ -94,16 +94,30 @@ PRODUCTION_INTERVAL_S = 60.0
 
 
 # -- the Pareto front ------------------------------------------------------------------------
-def pareto_front(x, y) -> np.ndarray:
+# relative: overheads or losses this close are one value (Σ ch_i and c/T differ in float only)
+TIE = 1e-9
+
+
+def _close(a: float, b: float, rtol: float) -> bool:
+    """a and b equal within rtol (relative); an infinite value only equals itself."""
+    return a == b or abs(a - b) <= rtol * max(abs(a), abs(b)) < math.inf
+
+
+def pareto_front(x, y, rtol: float = TIE) -> np.ndarray:
     """Boolean mask of the points no other point dominates, both axes minimized.
 
     A point (x_i, y_i) is dominated when some point has x_j <= x_i and y_j <= y_i with at least
-    one strict; equal points are all on the front. NaN or infinite points are never on the
-    front and dominate nothing. O(n log n): sorted by x then y, a point is on the front when its
-    y is below every y of a point with smaller x, and no equal-x point has smaller y."""
+    one strictly smaller; values within ``rtol`` (relative) of each other count as equal, so
+    points that differ in float rounding only (FastRecover's Σ ch_i against c/T: 1e-16) are
+    all on the front or all off it; equal points are all on the front. NaN or infinite points
+    are never on the front and dominate nothing. O(n log n): sorted by x then y, a point is on
+    the front when its y is below every y of a point with smaller x, and no equal-x point has
+    smaller y."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1:
         raise ValueError(f"x and y must be 1-d of one length; got shapes {x.shape}, {y.shape}")
+    if not (math.isfinite(rtol) and 0 <= rtol < 1):
+        raise ValueError(f"rtol must lie in [0, 1); got {rtol!r}")
     front = np.zeros(x.shape, dtype=bool)
     ok = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
     order = ok[np.lexsort((y[ok], x[ok]))]
@@ -111,12 +125,12 @@ def pareto_front(x, y) -> np.ndarray:
     i = 0
     while i < len(order):
         j = i
-        while j < len(order) and x[order[j]] == x[order[i]]:
+        while j < len(order) and _close(x[order[j]], x[order[i]], rtol):
             j += 1
-        group = order[i:j]  # equal x, sorted by y: only the smallest y (and its ties) can win
-        low = y[group[0]]
-        if low < best:
-            front[group[y[group] == low]] = True
+        group = order[i:j]  # equal x: only the smallest y (and its ties) can win
+        low = y[group].min()
+        if low < best and not _close(low, best, rtol):
+            front[group[[_close(v, low, rtol) for v in y[group]]]] = True
             best = low
         i = j
     return front
@@ -1126,9 +1140,6 @@ def _design(row) -> str:
     if row["interval_s"] == row["interval_s"]:
         return f"{SINGLE_LEVEL} T={row['interval_s']:g}s"
     return f"{row['approach']} {row['label']}"
-
-
-TIE = 1e-9  # relative: overheads this close are one cost (Σ ch_i and c/T differ in float only)
 
 
 def _cheapest(points: pd.DataFrame) -> pd.Series:

@@ -16,16 +16,27 @@ from multilevel.utilization import utilization
 from pipeline.sweep import sweep
 
 
-def brute_front(x, y) -> np.ndarray:
+def brute_front(x, y, rtol: float = F.TIE) -> np.ndarray:
+    """Values within rtol (relative) are equal (no chains of near values in these tests)."""
     ok = np.isfinite(x) & np.isfinite(y)
     out = np.zeros(len(x), dtype=bool)
-    for i in np.flatnonzero(ok):
-        dominated = ok & (x <= x[i]) & (y <= y[i]) & ((x < x[i]) | (y < y[i]))
-        out[i] = not dominated.any()
+    with np.errstate(invalid="ignore"):
+
+        def lt(a, b):
+            return a < b - rtol * np.maximum(np.abs(a), np.abs(b))
+
+        def le(a, b):
+            return a <= b + rtol * np.maximum(np.abs(a), np.abs(b))
+
+        for i in np.flatnonzero(ok):
+            smaller = lt(x, x[i]) | lt(y, y[i])
+            dominated = ok & le(x, x[i]) & le(y, y[i]) & smaller
+            out[i] = not dominated.any()
     return out
 
 
-values = st.sampled_from([0.0, 1.0, 2.0, 3.0, np.nan, np.inf])  # few values: many ties
+# few values, many ties; 1 + 1e-15 ties 1.0 within F.TIE (float rounding: Σ ch_i against c/T)
+values = st.sampled_from([0.0, 1.0, 1.0 + 1e-15, 2.0, 3.0, np.nan, np.inf])
 
 
 @given(st.lists(st.tuples(values, values), min_size=0, max_size=25))
@@ -33,6 +44,19 @@ def test_pareto_front_equals_brute_force(points):
     x = np.array([p[0] for p in points], dtype=float)
     y = np.array([p[1] for p in points], dtype=float)
     np.testing.assert_array_equal(F.pareto_front(x, y), brute_front(x, y))
+
+
+def test_pareto_front_fails_on_splitting_float_ties():
+    """The read-through: a point 1e-16 cheaper (FastRecover's Σ ch_i against the checkpoint's
+    c/T) with the same loss dominated its twin exactly; within F.TIE both are on the front,
+    whichever comes first, and exact comparison (rtol 0) splits them."""
+    x, y = np.array([0.25, 0.25 * (1 - 1e-16), 0.5]), np.array([10.0, 10.0, 5.0])
+    x[1] = np.nextafter(0.25, 0.0)
+    for order in ([0, 1, 2], [1, 0, 2]):
+        assert F.pareto_front(x[order], y[order]).tolist() == [True, True, True]
+    assert F.pareto_front(x, y, rtol=0.0).tolist() == [False, True, True]
+    with pytest.raises(ValueError, match="rtol"):
+        F.pareto_front(x, y, rtol=1.0)
 
 
 def test_pareto_front_random_points_and_bad_input():
@@ -633,3 +657,22 @@ def test_frontier_and_cross_interval_find_the_same_qos_interval(tmp_path, name, 
     found = I.headline(s, job.sim, job.peak)["qos_interval_worst_s"]
     frontier = F.qos_interval({"scenario": path})
     np.testing.assert_equal([found, frontier], [expected, expected])
+
+
+def test_front_fails_on_tentative_credit(tmp_path):
+    """rev20b #5: PPA-0 (no replicas) checkpoints like the single-level scheme at its interval
+    and restarts by the same rule, so on exact output it loses what that checkpoint loses and
+    the two tie on the front; its tentative credit (∫ (1 - OF), own_tentative_s_per_h) is lower
+    and, deciding the front, would push the checkpoint off it."""
+    path = _edited(
+        tmp_path, "khaos_ysb", ('acquisition_law = "uniform"', 'acquisition_law = "fixed"')
+    )
+    T = S.load(path).checkpoint.interval_s
+    ppa = F.ppa_point({"scenario": path, "fraction": 0.0, "draws": 3}, np.random.default_rng(0))
+    base = F.baseline_point({"scenario": path, "T_s": T, "baseline": "x"}, None)
+    assert ppa["unavailability_s_per_h"] == pytest.approx(base["unavailability_s_per_h"])
+    assert ppa["own_tentative_s_per_h"] < ppa["unavailability_s_per_h"]
+    rows = pd.DataFrame([{**base, "scenario": "a"}, {**ppa, "scenario": "a"}])
+    assert F.mark_front(rows)["pareto"].all()
+    rows.loc[1, "unavailability_s_per_h"] = ppa["own_tentative_s_per_h"]
+    assert F.mark_front(rows)["pareto"].tolist() == [False, True]
