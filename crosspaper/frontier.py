@@ -267,11 +267,6 @@ def job_resources(s: S.Scenario) -> float:
     return sum(op.parallelism * op.cpu_share for op in s.topology.operators)
 
 
-def failed_count(s: S.Scenario, kind: str) -> int:
-    """Nodes a failure of ``kind`` takes down (a process failure: none, its node stays up)."""
-    return {"process": 0, "single": 1, "correlated": s.failures.correlated_nodes}[kind]
-
-
 def acquisition_draws(s: S.Scenario, failed_nodes: int, rng) -> np.ndarray:
     """One acquisition time (s) per failed node, in draw order; a scheme with S standby nodes
     takes its acquired nodes' times from draws S, S + 1, ... (recovery.task_waits: the same
@@ -591,7 +586,8 @@ def fastrecover_point(params: dict, rng) -> dict:
 def khaos_simulator(name: str):
     """(khaos SimParams, workload) of scenario ``name``'s measured day: to_khaos's parameters,
     with the latency and observation terms calibrated on the scenario's own series
-    (khaos.calibrate on its experiment; the package's defaults are IoT's)."""
+    (khaos.calibrate on its experiment; the package's defaults are IoT's) and the expected wait
+    for a node added to the restart (recovery.node_failure_wait_s)."""
     from khaos import calibrate
     from khaos.data import load_experiment
     from khaos.simulate import workload_of
@@ -603,6 +599,8 @@ def khaos_simulator(name: str):
     fitted, _ = calibrate(load_experiment(DATA / "khaos", setup.experiment))
     terms = ("lat0_ms", "lat_per_event_ms", "checkpoint_ms", "recovery_latency_ms")
     sim = replace(setup.sim, **{k: getattr(fitted, k) for k in terms})
+    # its node failures restart by the one rule, as cross_interval's replay (recovery.restart_plan)
+    sim = replace(sim, restart_s=sim.restart_s + R.node_failure_wait_s(s))
     return sim, setup, workload_of(str(DATA / "khaos"), setup.experiment)
 
 
