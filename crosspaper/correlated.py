@@ -313,11 +313,13 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
         )
     # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one rule.
     failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in failed_nodes)
-    waits = recovery.task_waits(s, order, standby, acquisition)
-    passive_back = {
-        t: _recovered(su, lost["incremental"], DETECTION_S + w + restart) for t, w in waits.items()
-    }
     for scheme, plan in su["plans"].items():
+        switched = replication.active_tasks(s, plan, order)  # need no place to restart
+        waits = recovery.task_waits(s, order, standby, acquisition, switched)
+        passive_back = {
+            t: _recovered(su, lost["incremental"], DETECTION_S + w + restart)
+            for t, w in waits.items()
+        }
         back = replication.failure(s, su["ppa_topology"], plan, order, passive_back)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)
         failed_queries = int(sum(q[0] < 1 for q in per_query.values()))

@@ -717,10 +717,11 @@ def ppa_point(params: dict, rng) -> dict:
         lost, credit, full = [], [], []
         for nodes in sets:
             draws = acquisition_draws(s, len(nodes), rng)
+            switched = replication.active_tasks(s, plan, nodes)  # no place needed
             if kind == "process":
-                waits = dict.fromkeys(R.failed_tasks(s, nodes)[0], 0.0)
+                waits = dict.fromkeys(R.failed_tasks(s, nodes, switched)[0], 0.0)
             else:
-                waits = R.task_waits(s, nodes, standby, draws)
+                waits = R.task_waits(s, nodes, standby, draws, switched)
             exact, tent, _ = _ppa_failure(
                 s, topology, plan, nodes, {t: recover(w) for t, w in waits.items()}
             )

@@ -193,9 +193,10 @@ def restart_plan(task_cpu, spare, cap: float, standby: int) -> np.ndarray:
     return out
 
 
-def failed_tasks(s, failed_nodes) -> tuple[list[str], list[float], list[float]]:
+def failed_tasks(s, failed_nodes, skip=frozenset()) -> tuple[list[str], list[float], list[float]]:
     """(tasks "op[i]" on ``failed_nodes`` in node then task order, their CPU shares, the
-    survivors' spare capacity under papers.incremental.cpu_cap) of scenario ``s``."""
+    survivors' spare capacity under papers.incremental.cpu_cap) of scenario ``s``; tasks in
+    ``skip`` (PPA's tasks that switch to a live replica) need no place and are left out."""
     cap = s.papers["incremental"]["cpu_cap"]
     failed = set(failed_nodes)
     load = [0.0] * s.resources.nodes
@@ -203,7 +204,7 @@ def failed_tasks(s, failed_nodes) -> tuple[list[str], list[float], list[float]]:
     for op in s.topology.operators:
         for i, k in enumerate(op.nodes):
             load[k] += op.cpu_share
-            if k in failed:
+            if k in failed and f"{op.name}[{i}]" not in skip:
                 tasks.append((list(failed_nodes).index(k), f"{op.name}[{i}]", op.cpu_share))
     tasks.sort(key=lambda t: t[0])
     spare = [cap - load[k] for k in range(s.resources.nodes) if k not in failed]
@@ -243,13 +244,14 @@ def node_failure_wait_s(s) -> float:
     return sum(acquired_wait_s(s, *acquired_nodes(s, (k,), standby)) for k in range(n)) / n
 
 
-def task_waits(s, failed_nodes, standby: int, draws) -> dict[str, float]:
-    """{failed task: s until its restart place is there} of one failure under ``restart_plan``:
+def task_waits(s, failed_nodes, standby: int, draws, skip=frozenset()) -> dict[str, float]:
+    """{failed task: s until its restart place is there} of one failure under ``restart_plan``
+    (tasks in ``skip``, PPA's switching to a live replica, need none and are left out):
     0 on a survivor or a standby node, else the arrival of its acquired node: the n requested
     nodes (acquired_nodes) take ``draws[standby:standby + n]`` (one acquisition draw per failed
     node, the first ``standby`` unused: the same draws whatever the standby count) and the tasks
     fill the first m to arrive in arrival order."""
-    tasks, cpu, spare = failed_tasks(s, failed_nodes)
+    tasks, cpu, spare = failed_tasks(s, failed_nodes, skip)
     plan = restart_plan(cpu, spare, s.papers["incremental"]["cpu_cap"], standby)
     m = int(plan.max() + 1) if plan.size else 0
     n = max(len(failed_nodes) - standby, m)

@@ -100,11 +100,11 @@ def failure(
 
     failed_nodes = set(failed_nodes)
     where = task_nodes(s)
-    replicas = replica_placement(s, plan)
+    switched = active_tasks(s, plan, failed_nodes)
     failed = [t for t in topology.tasks if t in where and where[t] in failed_nodes]
     back, active, passive = {}, [], []
     for t in failed:
-        if t in replicas and (replicas[t] is None or replicas[t] not in failed_nodes):
+        if t in switched:
             back[t] = ACTIVATION_S
             active.append(t)
         else:
@@ -131,6 +131,18 @@ def failure(
         "t_full_s": float(times[-1]),
         "active": active,
         "passive": passive,
+    }
+
+
+def active_tasks(s, plan: Iterable[str], failed_nodes) -> set[str]:
+    """The tasks on ``failed_nodes`` whose active replica (the plan's) lives: they switch to it
+    and need no place to restart (the others are passive, crosspaper.recovery.task_waits)."""
+    failed_nodes = set(failed_nodes)
+    where = task_nodes(s)
+    return {
+        t
+        for t, k in replica_placement(s, plan).items()
+        if t in where and where[t] in failed_nodes and (k is None or k not in failed_nodes)
     }
 
 

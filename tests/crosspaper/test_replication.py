@@ -122,3 +122,18 @@ def test_a_replica_fails_with_its_node_unless_in_another_domain():
     assert apart["back"]["window[0]"] == P.ACTIVATION_S
     nothing = P.failure(s, topology, plan, [], {})
     assert nothing["lost_output_s"] == 0.0 == nothing["exact_lost_s"]
+
+
+def test_switched_tasks_take_no_restart_place_fails_on_placing_them():
+    """PPA-1 on khaos_ysb replicates every task but the sources on extra nodes: after two
+    nodes fail only the two sources (0.3 of CPU) need a place, which the standby node gives at
+    once; placing the switched tasks too would wait for a new node."""
+    from ppa import ppa_plan
+
+    s = S.load("khaos_ysb")
+    plan = ppa_plan(S.to_ppa(s)[0], 1.0)
+    switched = P.active_tasks(s, plan, (0, 1))
+    assert switched == {t for t in plan if P.task_nodes(s)[t] in (0, 1)}
+    waits = R.task_waits(s, (0, 1), 1, [50.0, 300.0], switched)
+    assert waits == {"source[0]": 0.0, "source[1]": 0.0}
+    assert max(R.task_waits(s, (0, 1), 1, [50.0, 300.0]).values()) == 300.0
