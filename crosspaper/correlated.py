@@ -4,7 +4,7 @@ each paper's scheme (notebook ``cross_correlated``).
 Schemes, all on the same failure, node arrivals and checkpoint phases (common random numbers):
 - ``PPA-0``, ``PPA-0.5``, ``PPA-1.0`` (Su & Zhou, ICDE 2016): the Fig 10 plans of
   ``ppa.ppa_plan`` on ``to_ppa(s)``; failed replicated tasks switch to their replicas, failed
-  passive tasks wait for their own node's replacement and recover from their checkpoints
+  passive tasks restart where the one rule puts them and recover from their checkpoints
   through the shared models (``crosspaper.replication.failure`` with ``crosspaper.recovery``, as
   in the frontier). Meanwhile every query emits tentative output whose accuracy is its output
   task's completeness 1 - IL (Eqs. (1)-(3), ``ppa.fidelity``).
@@ -52,16 +52,18 @@ ASSUMPTIONS = {
     "failed nodes": "k nodes drawn uniformly among those holding a task, sources included (the "
     "one PPA model of the cross notebooks, crosspaper.replication: sources fail like any task and "
     "replay from the durable source log); nested in k (one permutation per draw)",
-    "node acquisition": "the scenario's resources.standby_nodes take the first failed nodes at "
-    "once (as in cross_frontier), the others get a new node each, delays of the scenario's law "
-    "scaled by delay_factor, requested at detection",
+    "node acquisition": "one restart-location rule for every scheme (crosspaper.recovery."
+    "restart_plan, as in cross_frontier and cross_interval): failed tasks go first-fit onto the "
+    "survivors' spare under the CPU cap, then the scenario's resources.standby_nodes (at once), "
+    "then as many new nodes as they need, delays of the scenario's law scaled by delay_factor, "
+    "requested at detection",
     "detection": f"{DETECTION_S} s after the failure for every scheme (incremental engine default)",
     "PPA replicas": "crosspaper.replication: a replica runs on the node after its primary's "
     "(ppa.replica_domain = same) and fails with it, or in another failure domain (separate); "
     "only a virtual sink never fails, so it is outside the plans' budget",
-    "PPA passive tasks": "each waits for its own node's replacement (crosspaper.replication), "
-    "then recovers like a restarted partition; a task with a live replica is back after the "
-    "activation (crosspaper.replication.ACTIVATION_S)",
+    "PPA passive tasks": "each restarts where the one rule puts it (crosspaper.recovery."
+    "task_waits), then recovers like a restarted partition; a task with a live replica is back "
+    "after the activation (crosspaper.replication.ACTIVATION_S)",
     "catch-up": "one recovery model for every scheme (crosspaper.recovery): from the failure, "
     "detection + the wait for the node (the placement time) + remote restart, then the replay "
     "of the lost work and of the backlog built meanwhile at the spare capacity, to 5% of the "
@@ -72,7 +74,9 @@ ASSUMPTIONS = {
     "pinned to 0; multilevel local every T*, remote with probability p2* (its two-level "
     "optimum); phases uniform; the scenario's checkpoint.interval_s is not used",
     "availability": "tentative (PPA) output counts by its accuracy; exactly-once schemes output "
-    "nothing for a failed query until it is back; queries not failed stay available",
+    "nothing for a failed query until it is back; queries not failed stay available. The "
+    "decision map ranks on exact output only (exact_lost_s: a PPA query counts once its output "
+    "is exact; rev20b #5), lost_output_s with PPA's tentative credit is shown beside",
     "normal-time cost": "replica CPU = the replicated tasks' cpu_share (nodes); buffering = KB "
     "held for replay (upstream backup until the downstream's checkpoint, replica output until "
     "the sync trim; the blocking schemes replay from the durable source log only); checkpoint "
@@ -95,6 +99,7 @@ _COLUMNS = (
     "query",
     "recovery_s",
     "lost_output_s",
+    "exact_lost_s",
     "t50_s",
     "t90_s",
     "t_full_s",
@@ -246,17 +251,22 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     geometric = rng.geometric(ml.p[-1])
     failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
     acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
-    # the scenario's standby nodes serve the first failed nodes at once (as cross_frontier)
+    # the one restart-location rule (crosspaper.recovery.restart_plan, as cross_frontier): the
+    # survivors' spare (alive_free), the standby nodes at once, then the n requested nodes
+    # (one per failed node no standby node replaces) at acquisition[standby:standby + n]
     standby = s.resources.standby_nodes
-    ready_at = np.where(np.arange(k) < standby, 0.0, acquisition)
-    arrivals = [(float(t), 1.0) for t in np.sort(ready_at)]
+    order = [int(su["candidates"][i][1:]) for i in perm[:k]]
+    _, n = recovery.acquired_nodes(s, order, standby)
+    later = np.sort(acquisition[standby : standby + n])
+    arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
     alive = [n for n in su["nodes"] if n not in failed_nodes]
     alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
     n_queries = len(su["output_tasks"])
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     rows, common = [], {"failed_nodes": ",".join(failed_nodes)}
 
-    def emit(scheme, times, avail, failed_queries):
+    def emit(scheme, times, avail, failed_queries, exact=None):
+        """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
         rows.extend(
             _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
             for t, a in zip(grid, _curve(times, avail, grid), strict=True)
@@ -267,6 +277,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
                 scheme=scheme,
                 failed_queries=failed_queries,
                 **_summarize(times, avail),
+                exact_lost_s=_summarize(times, avail if exact is None else exact)["lost_output_s"],
                 **common,
             )
         )
@@ -300,20 +311,20 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             _row(kind=QUERY, scheme=scheme, query=str(q), recovery_s=t, **common)
             for q, t in back.items()
         )
-    # PPA plans (crosspaper.replication, as the frontier): the standby nodes first, each other
-    # failed node replaced at its own acquisition draw.
+    # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one rule.
     failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in failed_nodes)
-    order = [int(su["candidates"][i][1:]) for i in perm[:k]]
-    ready = replication.node_ready(order, acquisition, standby)
-
-    def recover(wait: float) -> float:
-        return _recovered(su, lost["incremental"], DETECTION_S + wait + restart)
-
     for scheme, plan in su["plans"].items():
-        back = replication.failure(s, su["ppa_topology"], plan, order, ready, recover)["back"]
+        switched = replication.active_tasks(s, plan, order)  # need no place to restart
+        waits = recovery.task_waits(s, order, standby, acquisition, switched)
+        passive_back = {
+            t: _recovered(su, lost["incremental"], DETECTION_S + w + restart)
+            for t, w in waits.items()
+        }
+        back = replication.failure(s, su["ppa_topology"], plan, order, passive_back)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)
         failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
-        emit(scheme, times, avail, failed_queries)
+        exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
+        emit(scheme, times, avail, failed_queries, exact)
         for task, acc in per_query.items():
             if acc[0] < 1:
                 exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]

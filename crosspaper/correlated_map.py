@@ -5,7 +5,7 @@ scenario (failure rates, capacity headroom, checkpoint cost) and node acquisitio
 The decision a practitioner takes from it (``decide``): the scheme with the lowest normal-time
 cost whose mean time to full output after the failure meets the scenario's per-recovery limit
 ``qos.recovery_s``. Normal-time cost = replica CPU share + checkpoint overhead (both shares of
-the job's CPU, ``correlated.normal_costs``); ties broken by less lost output, then less
+the job's CPU, ``correlated.normal_costs``); ties broken by less exact output lost, then less
 buffered KB (memory); schemes tied on all three are named together. Where no scheme meets the
 limit, the decision is "none" and the fastest scheme is named.
 
@@ -88,7 +88,7 @@ def sensitivity_point(params: dict, rng: np.random.Generator) -> list[dict]:
         "engine_rate": 1.0,
     }
     return [
-        {key: row[key] for key in ("scheme", "lost_output_s", "t90_s", "t_full_s")}
+        {key: row[key] for key in ("scheme", "lost_output_s", "exact_lost_s", "t90_s", "t_full_s")}
         for row in cc.correlated_point(point, rng)
         if row["kind"] == cc.SUMMARY
     ]
@@ -110,16 +110,17 @@ def costs(name: str, grid: list[dict]) -> pd.DataFrame:
 def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataFrame:
     """Per point (the factor columns and k): each scheme's mean lost output and time to full
     output over draws, its normal-time cost, whether it meets ``limit_s`` (mean time to full
-    output <= limit), and the decision: the cheapest scheme that meets it (ties: less lost
-    output, then less buffered KB), ``NONE`` if none does. Schemes still tied on all three are
-    named together, "blocking = multilevel" (order of ``correlated.SCHEMES``), so the decision
-    never depends on row order (at p1* = 0 multilevel is blocking at the same interval).
+    output <= limit), and the decision: the cheapest scheme that meets it (ties: less exact
+    output lost, ``exact_lost_s``: PPA's tentative credit never decides; then less buffered
+    KB), ``NONE`` if none does. Schemes still tied on all three are named together,
+    "blocking = multilevel" (order of ``correlated.SCHEMES``), so the decision never depends
+    on row order (at p1* = 0 multilevel is blocking at the same interval).
     ``fastest`` and ``least_lost`` name the other extremes."""
     if not (isinstance(limit_s, int | float) and limit_s > 0):
         raise ValueError(f"limit_s must be a number > 0; got {limit_s!r}")
     keys = [*FACTORS, "k"]
     means = runs.groupby([*keys, "scheme"], as_index=False)[
-        ["lost_output_s", "t90_s", "t_full_s"]
+        ["lost_output_s", "exact_lost_s", "t90_s", "t_full_s"]
     ].mean()
     means = means.merge(
         normal[[*FACTORS[:3], "scheme", "normal_cost", "replica_cpu_nodes", "buffer_kb"]],
@@ -128,7 +129,7 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
     means["meets_qos"] = means["t_full_s"] <= limit_s
     rows = []
     for key, g in means.groupby(keys, sort=False):
-        ranks = ["normal_cost", "lost_output_s", "buffer_kb"]
+        ranks = ["normal_cost", "exact_lost_s", "buffer_kb"]
         ok = g[g["meets_qos"]].sort_values(ranks, kind="stable")
         first = ok[ranks].iloc[:1].to_numpy()
         # equal to the optimizer's precision (multilevel's T* and the remote-only optimum differ
@@ -142,7 +143,7 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
                 **dict(zip(keys, key, strict=True)),
                 "decision": " = ".join(named) if len(ok) else NONE,
                 "fastest": g.loc[g["t_full_s"].idxmin(), "scheme"],
-                "least_lost": g.loc[g["lost_output_s"].idxmin(), "scheme"],
+                "least_lost": g.loc[g["exact_lost_s"].idxmin(), "scheme"],
             }
         )
     return means.merge(pd.DataFrame(rows), on=keys)
@@ -190,11 +191,12 @@ def sweep_points(*grids: list[dict]) -> list[dict]:
 
 def sensitivity_table(decided: pd.DataFrame, points: list[dict]) -> pd.DataFrame:
     """One row per one-at-a-time point (``one_at_a_time``): the factor varied and its value,
-    each scheme's mean lost output (``lost_<scheme>``, s) and time to full output
+    each scheme's mean exact output lost (``lost_<scheme>``, s: exact_lost_s, the decision's
+    metric) and time to full output
     (``full_<scheme>``, s), the decision, the fastest and least-lost schemes, and whether the
     decision differs from the baseline's (``flips``)."""
     index = [*FACTORS, "k"]
-    lost = decided.pivot_table(index=index, columns="scheme", values="lost_output_s")
+    lost = decided.pivot_table(index=index, columns="scheme", values="exact_lost_s")
     full = decided.pivot_table(index=index, columns="scheme", values="t_full_s")
     picks = decided.drop_duplicates(index).set_index(index)[["decision", "fastest", "least_lost"]]
     table = lost.add_prefix("lost_").join(full.add_prefix("full_")).join(picks).reset_index()

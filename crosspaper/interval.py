@@ -40,6 +40,7 @@ import pandas as pd
 from crosspaper import recovery
 from crosspaper.scenarios import (
     DATA,
+    DAY_RATE_TOLERANCE,
     SECONDS_PER_DAY,
     Scenario,
     snapshot_storage,
@@ -165,6 +166,20 @@ def workload(point: dict) -> pd.Series:
     return khaos_workload(DATA / point["folder"], point["experiment"])
 
 
+def _check_trace_rate(workload: pd.Series, s: Scenario, path: Path) -> None:
+    """Refuses a trace whose mean rate and the scenario's topology.input_rate disagree by more
+    than DAY_RATE_TOLERANCE (the rule of a measured day, scenarios._check_day): the trace is
+    replayed at its own rates and input_rate is used everywhere else, so one job would be two."""
+    mean, rate = float(workload.mean()), s.topology.input_rate
+    if abs(rate - mean) > DAY_RATE_TOLERANCE * mean:
+        raise ValueError(
+            f"trace {path.name}: its mean rate ({mean:,.0f} events/s) and topology.input_rate "
+            f"of scenario {s.name} ({rate:,.0f} events/s) disagree by more than "
+            f"{DAY_RATE_TOLERANCE:.0%}: the trace is replayed at its own rates; set input_rate "
+            f"to {mean:.0f} in your scenario (-p scenario=your_job.toml)"
+        )
+
+
 # -- the simulated job of a scenario ------------------------------------------------------------
 class Job:
     """The simulated job of a scenario on its workload: ``setup`` (:func:`to_khaos`), ``sim``
@@ -188,10 +203,15 @@ class Job:
         else:
             path = Path(trace).resolve()
             self.workload = read_trace(path)
+            _check_trace_rate(self.workload, s, path)
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
             self.source = {"trace": str(path), "trace_sha256": digest}
             self.failure_seconds = trace_failures(self.workload, s)
-        sim = setup.sim
+        # the replayed node failures restart where the cross notebooks' one rule puts them
+        # (crosspaper.recovery.restart_plan): without room on the survivors or a standby node
+        # they wait for an acquired node, the expected wait added to the restart
+        self.wait_s = recovery.node_failure_wait_s(s)
+        sim = replace(setup.sim, restart_s=setup.sim.restart_s + self.wait_s)
         if setup.experiment == "ysb":
             fitted, _ = calibrate(load_experiment(folder, "ysb"))
             sim = replace(sim, **{k: getattr(fitted, k) for k in LATENCY_TERMS})

@@ -34,6 +34,11 @@ The khaos simulator (khaos.simulate) is this model's check: ``simulator_table`` 
 constant arrivals over a grid of CIs and failure moments; they agree within
 ``tolerance_s(model)`` = TOLERANCE_ABS_S + TOLERANCE_REL x model (the simulator steps whole
 seconds and rounds its restart to one).
+Where a failed task restarts (``restart_plan``, one rule for every scheme of the three cross
+notebooks): first on the surviving nodes' spare capacity under the CPU cap, then on the
+scenario's standby nodes, then on newly acquired nodes, requested at the failure and ready after
+the scenario's acquisition delay (``acquired_wait_s``); the input of the wait builds the backlog
+the catch-up drains (``down_s`` above). A process failure keeps its node: no wait.
 Units: s, events/s.
 """
 
@@ -160,6 +165,100 @@ def expected_recovery_s(
         mean_lost = extra[linear] + float(moments @ weights)
         total += float(pg[linear] @ recovery_s(mean_lost, down_s, job))
     return total
+
+
+# -- where a failed task restarts: one rule for every scheme ------------------------------------
+def restart_plan(task_cpu, spare, cap: float, standby: int) -> np.ndarray:
+    """Where each failed task (CPU shares ``task_cpu`` in node equivalents, in the order given)
+    restarts, first-fit: on the surviving nodes' spare capacity (``spare``, one entry per
+    survivor: cap - its load), then on ``standby`` idle nodes, then on newly acquired nodes (each
+    filled up to ``cap``). Returns per task -1 where it restarts at once (a survivor or a standby
+    node) or j >= 0, the acquired node it waits for (the j-th to arrive)."""
+    if not (math.isfinite(cap) and cap > 0):
+        raise ValueError(f"cap must be a finite number > 0; got {cap!r}")
+    if isinstance(standby, bool) or not isinstance(standby, int | np.integer) or standby < 0:
+        raise ValueError(f"standby must be an integer >= 0; got {standby!r}")
+    free = [max(0.0, float(x)) for x in spare] + [float(cap)] * int(standby)
+    at_once = len(free)
+    out = np.empty(len(task_cpu), dtype=int)
+    for i, cpu in enumerate(task_cpu):
+        if not (math.isfinite(cpu) and 0 <= cpu <= cap + 1e-9):
+            raise ValueError(f"task_cpu must lie in [0, cap = {cap:g}]; got {cpu!r}")
+        k = next((k for k, room in enumerate(free) if cpu <= room + 1e-9), None)
+        if k is None:
+            free.append(float(cap))
+            k = len(free) - 1
+        free[k] -= cpu
+        out[i] = k - at_once if k >= at_once else -1
+    return out
+
+
+def failed_tasks(s, failed_nodes, skip=frozenset()) -> tuple[list[str], list[float], list[float]]:
+    """(tasks "op[i]" on ``failed_nodes`` in node then task order, their CPU shares, the
+    survivors' spare capacity under papers.incremental.cpu_cap) of scenario ``s``; tasks in
+    ``skip`` (PPA's tasks that switch to a live replica) need no place and are left out."""
+    cap = s.papers["incremental"]["cpu_cap"]
+    failed = set(failed_nodes)
+    load = [0.0] * s.resources.nodes
+    tasks = []
+    for op in s.topology.operators:
+        for i, k in enumerate(op.nodes):
+            load[k] += op.cpu_share
+            if k in failed and f"{op.name}[{i}]" not in skip:
+                tasks.append((list(failed_nodes).index(k), f"{op.name}[{i}]", op.cpu_share))
+    tasks.sort(key=lambda t: t[0])
+    spare = [cap - load[k] for k in range(s.resources.nodes) if k not in failed]
+    return [t for _, t, _ in tasks], [c for _, _, c in tasks], spare
+
+
+def acquired_nodes(s, failed_nodes, standby: int) -> tuple[int, int]:
+    """(m, n) of a failure of ``failed_nodes`` (indices) under ``restart_plan``: the job waits for
+    m new nodes of the n it requests, one per failed node no standby node replaces (more if the
+    tasks need more), and takes the first m to arrive."""
+    _, cpu, spare = failed_tasks(s, failed_nodes)
+    plan = restart_plan(cpu, spare, s.papers["incremental"]["cpu_cap"], standby)
+    m = int(plan.max() + 1) if plan.size else 0
+    return m, max(len(failed_nodes) - standby, m)
+
+
+def acquired_wait_s(s, m: int, n: int) -> float:
+    """Expected wait (s) until the first ``m`` of ``n`` requested nodes are there: the m-th
+    smallest of n draws of the scenario's acquisition law (uniform a..b: a + (b - a) m / (n + 1);
+    fixed: a; 0 for m = 0)."""
+    if m <= 0:
+        return 0.0
+    if n < m:
+        raise ValueError(f"n must be >= m = {m}; got {n}")
+    r = s.resources
+    if r.acquisition_law == "fixed":
+        return r.acquisition_low_s
+    return r.acquisition_low_s + (r.acquisition_high_s - r.acquisition_low_s) * m / (n + 1)
+
+
+def node_failure_wait_s(s) -> float:
+    """Expected wait (s) for a place after a single node failure of scenario ``s`` under the one
+    rule (``restart_plan`` with its resources.standby_nodes), over every node failing once: what
+    cross_interval adds to the simulator's restart (its replayed failures are node failures)."""
+    standby = s.resources.standby_nodes
+    n = s.resources.nodes
+    return sum(acquired_wait_s(s, *acquired_nodes(s, (k,), standby)) for k in range(n)) / n
+
+
+def task_waits(s, failed_nodes, standby: int, draws, skip=frozenset()) -> dict[str, float]:
+    """{failed task: s until its restart place is there} of one failure under ``restart_plan``
+    (tasks in ``skip``, PPA's switching to a live replica, need none and are left out):
+    0 on a survivor or a standby node, else the arrival of its acquired node: the n requested
+    nodes (acquired_nodes) take ``draws[standby:standby + n]`` (one acquisition draw per failed
+    node, the first ``standby`` unused: the same draws whatever the standby count) and the tasks
+    fill the first m to arrive in arrival order."""
+    tasks, cpu, spare = failed_tasks(s, failed_nodes, skip)
+    plan = restart_plan(cpu, spare, s.papers["incremental"]["cpu_cap"], standby)
+    m = int(plan.max() + 1) if plan.size else 0
+    n = max(len(failed_nodes) - standby, m)
+    later = np.sort(np.asarray(draws, dtype=float)[standby : standby + n])
+    if later.size < n:
+        raise ValueError(f"draws must hold standby + {n} acquisitions; got {len(draws)}")
+    return {t: 0.0 if j < 0 else float(later[j]) for t, j in zip(tasks, plan, strict=True)}
 
 
 # -- the check against the khaos simulator -------------------------------------------------------

@@ -11,9 +11,11 @@ active replication (Su & Zhou, ICDE 2016) of a scenario's tasks on its nodes.
   filled up to the cap), which the cost charges and which the job's failures (drawn over its N
   nodes) never take. With ``"separate"`` replicas sit in another failure domain and never fail
   with the job's nodes. A failed task whose replica is alive takes over after ``ACTIVATION_S``.
-- A failed task without a live replica is passive: it waits for its own node's replacement
-  (``node_ready``: 0 for a standby node, else that node's acquisition) and then recovers from its
-  checkpoint through the shared recovery model (``recover(wait_s)``: crosspaper.recovery).
+- A failed task without a live replica is passive: it restarts where the cross notebooks' one
+  rule puts it (crosspaper.recovery.task_waits: the survivors' spare under the CPU cap at once,
+  then a standby node at once, then an acquired node when it arrives) and then recovers from its
+  checkpoint through the shared recovery model (crosspaper.recovery). The
+  survivors' spare is counted from the job's own tasks (the replicas' CPU aside).
 - Meanwhile the output is tentative with fidelity OF (``ppa.output_fidelity``, Eq. (4)) of the
   tasks not yet back; the output-seconds lost are ∫ (1 - OF(t)) dt.
 - Cost: the replicas' CPU (Σ cpu_share of the replicated tasks, node equivalents) and the extra
@@ -22,7 +24,7 @@ active replication (Su & Zhou, ICDE 2016) of a scenario's tasks on its nodes.
 """
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -86,31 +88,37 @@ def failure(
     topology,
     plan: frozenset,
     failed_nodes: Iterable[int],
-    node_ready: dict[int, float],
-    recover: Callable[[float], float],
+    passive_back: dict[str, float],
 ) -> dict:
     """One failure of ``failed_nodes`` under the PPA plan ``plan`` on ``topology``
-    (``crosspaper.scenarios.to_ppa(s)``): ``node_ready[k]`` = s until failed node k's
-    replacement is ready, ``recover(wait)`` = s from the failure until a passive task waiting
-    ``wait`` s is back (restore and catch-up included). Returns back (task -> s), lost_output_s
-    (∫ 1 - OF), t_full_s (the last task back), active and passive (the failed tasks by how they
-    recover)."""
+    (``crosspaper.scenarios.to_ppa(s)``): ``passive_back[t]`` = s from the failure until failed
+    task t is back if it recovers passively (the shared model's recovery after its wait for a
+    restart place, crosspaper.recovery.task_waits: restore and catch-up included). Returns back
+    (task -> s), lost_output_s (∫ 1 - OF), exact_lost_s (exact output only), t_full_s (the
+    last task back), active and passive (the failed tasks by how they recover)."""
     from ppa import output_fidelity
 
     failed_nodes = set(failed_nodes)
     where = task_nodes(s)
-    replicas = replica_placement(s, plan)
+    switched = active_tasks(s, plan, failed_nodes)
     failed = [t for t in topology.tasks if t in where and where[t] in failed_nodes]
     back, active, passive = {}, [], []
     for t in failed:
-        if t in replicas and (replicas[t] is None or replicas[t] not in failed_nodes):
+        if t in switched:
             back[t] = ACTIVATION_S
             active.append(t)
         else:
-            back[t] = float(recover(node_ready[where[t]]))
+            back[t] = float(passive_back[t])
             passive.append(t)
     if not failed:
-        return {"back": {}, "lost_output_s": 0.0, "t_full_s": 0.0, "active": [], "passive": []}
+        return {
+            "back": {},
+            "lost_output_s": 0.0,
+            "exact_lost_s": 0.0,
+            "t_full_s": 0.0,
+            "active": [],
+            "passive": [],
+        }
     times = np.unique([0.0, *back.values()])
     lost = 0.0
     for start, end in zip(times[:-1], times[1:], strict=True):
@@ -119,15 +127,41 @@ def failure(
     return {
         "back": back,
         "lost_output_s": float(lost),
+        "exact_lost_s": exact_lost_s(s, topology, back),
         "t_full_s": float(times[-1]),
         "active": active,
         "passive": passive,
     }
 
 
-def node_ready(failed_nodes, draws: np.ndarray, standby: int) -> dict[int, float]:
-    """{failed node: s until its replacement is ready}: the first ``standby`` failed nodes (in
-    the given order) take standby nodes at once, the others their acquisition draw (``draws[j]``
-    for the j-th failed node: the same draws whatever the standby count, common random
-    numbers)."""
-    return {k: 0.0 if j < standby else float(draws[j]) for j, k in enumerate(failed_nodes)}
+def active_tasks(s, plan: Iterable[str], failed_nodes) -> set[str]:
+    """The tasks on ``failed_nodes`` whose active replica (the plan's) lives: they switch to it
+    and need no place to restart (the others are passive, crosspaper.recovery.task_waits)."""
+    failed_nodes = set(failed_nodes)
+    where = task_nodes(s)
+    return {
+        t
+        for t, k in replica_placement(s, plan).items()
+        if t in where and where[t] in failed_nodes and (k is None or k not in failed_nodes)
+    }
+
+
+def exact_lost_s(s, topology, back: dict[str, float]) -> float:
+    """Output-seconds lost counting exact output only, the metric of every other scheme: the
+    mean over the scenario's output tasks (one query each, equal priority, as incremental
+    recovery's queries) of the time until the task's output is exact again (its completeness,
+    ppa.fidelity Eqs. (1)-(3), back to 1: every failed task feeding it back). ``back``: failed
+    task -> s until it is back."""
+    from ppa.fidelity import completeness
+
+    outputs = [
+        f"{op.name}[{i}]" for op in s.topology.operators if op.output for i in range(op.parallelism)
+    ]
+    times = np.unique([0.0, *back.values()])
+    index = {t: k for k, t in enumerate(topology.tasks)}
+    alive = np.ones((len(times), len(topology.tasks)), dtype=bool)
+    for task, at in back.items():
+        alive[:, index[task]] = times >= at
+    whole = np.concatenate(completeness(topology, alive), axis=1)[:, [index[t] for t in outputs]]
+    exact = whole >= 1 - 1e-12
+    return float(np.mean([times[np.flatnonzero(col)[0]] for col in exact.T]))

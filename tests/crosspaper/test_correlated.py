@@ -47,6 +47,16 @@ def test_lost_output_of_partial_accuracy_and_a_query_never_back():
     assert avail[-1] == 0.5 and cc._summarize(times, avail)["t_full_s"] == times[-1]
 
 
+def test_exact_loss_equals_the_loss_of_exactly_once_schemes_and_bounds_ppas():
+    """rev20b #5: exact_lost_s (the decision map's metric) is lost_output_s for the exactly-once
+    schemes and at least PPA's lost_output_s (which credits tentative output)."""
+    summary = point(4, seed=3).query("kind == @cc.SUMMARY").set_index("scheme")
+    for scheme in ("incremental", "blocking", "multilevel"):
+        assert summary.loc[scheme, "exact_lost_s"] == summary.loc[scheme, "lost_output_s"]
+    for scheme in ("PPA-0", "PPA-0.5", "PPA-1.0"):
+        assert summary.loc[scheme, "exact_lost_s"] >= summary.loc[scheme, "lost_output_s"] - 1e-9
+
+
 def test_the_summary_integral_matches_the_sampled_curve_of_each_scheme():
     """The exact integral against the Riemann sum of the curve rows: they differ by at most one
     step per availability jump, and agree as the step shrinks."""
@@ -99,25 +109,27 @@ def test_exactly_once_partitions_go_to_alive_spare_first_then_to_new_nodes_in_ar
         assert summary.loc["incremental", "t_full_s"] <= summary.loc["blocking", "t_full_s"]
 
 
-def test_ppa_passive_tasks_wait_for_their_own_nodes_replacement():
-    """PPA-0 replicates nothing: every failed task waits for its own node's new node (not the
-    alive spare), so the output is exact again when the last failed node's replacement has
-    arrived and its tasks have recovered through the shared model; the query rows name the
-    output operator."""
+def test_ppa_passive_tasks_restart_by_the_one_rule_as_blocking_recovery_does():
+    """rev20b #3: PPA-0 replicates nothing, so its passive tasks restart where every scheme's
+    do (crosspaper.recovery.restart_plan: the survivors' spare, then new nodes): its output is
+    exact again when blocking recovery's is (two failed nodes fit the survivors' spare: no wait;
+    all eight wait for the third new node); the query rows name the output operator."""
     for seed in range(4):
         for k in (1, 2, 8):
             su, failed, delays, phase = _draws(k, seed)
             frame = point(k, seed)
             assert frame["failed_nodes"].iloc[0] == ",".join(sorted(failed))
             summary = frame.query("kind == @cc.SUMMARY").set_index("scheme")
-            assert summary.loc["PPA-0", "t_full_s"] == pytest.approx(
-                _recovered(su, phase, delays.max())
-            )
-            # the earliest replacement brings its node's tasks back first: PPA-0's curve stays
-            # below full output until the last one
-            curve = frame.query("kind == @cc.CURVE and scheme == 'PPA-0'")
-            before = curve[curve["t"] < _recovered(su, phase, delays.max()) - 1e-9]
-            assert (before["availability"] < 1).all()
+            wait = np.sort(delays)[2] if k == 8 else 0.0
+            for scheme in ("PPA-0", "blocking"):
+                assert summary.loc[scheme, "t_full_s"] == pytest.approx(_recovered(su, phase, wait))
+
+
+def test_ppa_rule_check_fails_on_waiting_for_the_own_node():
+    """The falsification of the test above: the old rule (each passive task waits for its own
+    node's replacement) gives PPA-0 a later full output than blocking recovery on 2 nodes."""
+    su, failed, delays, phase = _draws(2, 0)
+    assert _recovered(su, phase, delays.max()) > _recovered(su, phase, 0.0)
 
 
 def test_failed_nodes_include_sources_and_are_nested_in_k():
@@ -173,18 +185,19 @@ def test_common_random_numbers_check_fails_on_independent_draws():
 
 def test_the_scenarios_standby_nodes_serve_the_first_failed_nodes(tmp_path):
     """rev20 MED 8: cross_correlated ignored the scenario's standby nodes (the frontier used
-    them). With one standby node a single failed node waits for nothing; with two failed
-    nodes PPA-0 waits for the second one's acquisition only."""
+    them). All eight nodes fail: with one standby node the survivors' spare and the standby
+    node take 1.8 of the 2.8 of CPU, so every scheme waits for the second of the seven new
+    nodes requested (the draws after the standby's, delays[1:]), not the third of eight."""
     text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
     old = "standby_nodes = 0"
     assert old in text
     path = tmp_path / "standby.toml"
     path.write_text(text.replace(old, "standby_nodes = 1"))
     for seed in range(3):
-        su, failed, delays, phase = _draws(2, seed)
+        su, failed, delays, phase = _draws(8, seed)
         params = {
             "scenario": str(path),
-            "k": 2,
+            "k": 8,
             "delay_factor": 1.0,
             "horizon_s": 900.0,
             "step_s": 10.0,
@@ -193,9 +206,11 @@ def test_the_scenarios_standby_nodes_serve_the_first_failed_nodes(tmp_path):
         }
         frame = pd.DataFrame(cc.correlated_point(params, np.random.default_rng(seed)))
         summary = frame.query("kind == @cc.SUMMARY").set_index("scheme")
-        without = point(2, seed).query("kind == @cc.SUMMARY").set_index("scheme")
-        assert summary.loc["PPA-0", "t_full_s"] == pytest.approx(_recovered(su, phase, delays[1]))
-        assert summary.loc["PPA-0", "t_full_s"] <= without.loc["PPA-0", "t_full_s"]
+        without = point(8, seed).query("kind == @cc.SUMMARY").set_index("scheme")
+        for scheme in ("PPA-0", "blocking"):
+            full = summary.loc[scheme, "t_full_s"]
+            assert full == pytest.approx(_recovered(su, phase, np.sort(delays[1:])[1]))
+            assert full <= without.loc[scheme, "t_full_s"]
 
 
 @pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])

@@ -52,7 +52,11 @@ def test_the_baseline_point_is_the_correlated_point_on_the_same_draws():
     assert list(mine["scheme"]) == list(theirs["scheme"])
 
 
-def _decided(full_s: dict[str, float], cost: dict[str, float], limit: float) -> pd.DataFrame:
+def _decided(
+    full_s: dict[str, float], cost: dict[str, float], limit: float, credit=None
+) -> pd.DataFrame:
+    """``credit``: {scheme: s of tentative output credited}, lost_output_s below exact_lost_s."""
+    credit = credit or {}
     runs = pd.DataFrame(
         [
             {
@@ -60,7 +64,8 @@ def _decided(full_s: dict[str, float], cost: dict[str, float], limit: float) -> 
                 "k": 2,
                 "scheme": scheme,
                 "iteration": i,
-                "lost_output_s": full_s[scheme] / 2,
+                "lost_output_s": full_s[scheme] / 2 - credit.get(scheme, 0.0),
+                "exact_lost_s": full_s[scheme] / 2,
                 "t90_s": full_s[scheme],
                 "t_full_s": full_s[scheme] + i,
             }
@@ -90,6 +95,18 @@ def test_the_decision_is_the_cheapest_scheme_that_meets_the_limit():
     assert set(d["decision"]) == {"PPA-0.5"}
     assert set(d["fastest"]) == {"PPA-1.0"} and set(d["least_lost"]) == {"PPA-1.0"}
     assert _decided(full, cost, limit=300.0)["decision"].iloc[0] == "incremental"  # tie on cost
+
+
+def test_the_decision_fails_on_tentative_credit():
+    """rev20b #5: two schemes tied on cost and meeting the limit are ranked by the exact output
+    lost; PPA's tentative credit (lost_output_s far below) decides neither the decision nor
+    least_lost, which a ranking on lost_output_s would hand to PPA-0.5."""
+    full = {"PPA-0.5": 200.0, "incremental": 180.0}
+    cost = {"PPA-0.5": 0.05, "incremental": 0.05}
+    d = _decided(full, cost, limit=250.0, credit={"PPA-0.5": 90.0})
+    assert set(d["decision"]) == {"incremental"} and set(d["least_lost"]) == {"incremental"}
+    lost = d.set_index("scheme")["lost_output_s"]
+    assert lost["PPA-0.5"] < lost["incremental"]  # the old metric would pick PPA-0.5
 
 
 def test_the_decision_fails_on_a_limit_no_scheme_meets():
@@ -135,7 +152,7 @@ def test_the_sensitivity_baseline_equals_the_main_point_on_the_same_draws():
     for seed in (0, 1):
         rows = cc.correlated_point(main, np.random.default_rng(seed))
         expected = [
-            {k: r[k] for k in ("scheme", "lost_output_s", "t90_s", "t_full_s")}
+            {k: r[k] for k in ("scheme", "lost_output_s", "exact_lost_s", "t90_s", "t_full_s")}
             for r in rows
             if r["kind"] == cc.SUMMARY
         ]

@@ -1,6 +1,8 @@
 """crosspaper.frontier: the Pareto front against brute force, the common-axis conversions against
 their definitions, and each approach's point against a property its model must have."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,16 +16,27 @@ from multilevel.utilization import utilization
 from pipeline.sweep import sweep
 
 
-def brute_front(x, y) -> np.ndarray:
+def brute_front(x, y, rtol: float = F.TIE) -> np.ndarray:
+    """Values within rtol (relative) are equal (no chains of near values in these tests)."""
     ok = np.isfinite(x) & np.isfinite(y)
     out = np.zeros(len(x), dtype=bool)
-    for i in np.flatnonzero(ok):
-        dominated = ok & (x <= x[i]) & (y <= y[i]) & ((x < x[i]) | (y < y[i]))
-        out[i] = not dominated.any()
+    with np.errstate(invalid="ignore"):
+
+        def lt(a, b):
+            return a < b - rtol * np.maximum(np.abs(a), np.abs(b))
+
+        def le(a, b):
+            return a <= b + rtol * np.maximum(np.abs(a), np.abs(b))
+
+        for i in np.flatnonzero(ok):
+            smaller = lt(x, x[i]) | lt(y, y[i])
+            dominated = ok & le(x, x[i]) & le(y, y[i]) & smaller
+            out[i] = not dominated.any()
     return out
 
 
-values = st.sampled_from([0.0, 1.0, 2.0, 3.0, np.nan, np.inf])  # few values: many ties
+# few values, many ties; 1 + 1e-15 ties 1.0 within F.TIE (float rounding: Σ ch_i against c/T)
+values = st.sampled_from([0.0, 1.0, 1.0 + 1e-15, 2.0, 3.0, np.nan, np.inf])
 
 
 @given(st.lists(st.tuples(values, values), min_size=0, max_size=25))
@@ -31,6 +44,19 @@ def test_pareto_front_equals_brute_force(points):
     x = np.array([p[0] for p in points], dtype=float)
     y = np.array([p[1] for p in points], dtype=float)
     np.testing.assert_array_equal(F.pareto_front(x, y), brute_front(x, y))
+
+
+def test_pareto_front_fails_on_splitting_float_ties():
+    """The read-through: a point 1e-16 cheaper (FastRecover's Σ ch_i against the checkpoint's
+    c/T) with the same loss dominated its twin exactly; within F.TIE both are on the front,
+    whichever comes first, and exact comparison (rtol 0) splits them."""
+    x, y = np.array([0.25, 0.25 * (1 - 1e-16), 0.5]), np.array([10.0, 10.0, 5.0])
+    x[1] = np.nextafter(0.25, 0.0)
+    for order in ([0, 1, 2], [1, 0, 2]):
+        assert F.pareto_front(x[order], y[order]).tolist() == [True, True, True]
+    assert F.pareto_front(x, y, rtol=0.0).tolist() == [False, True, True]
+    with pytest.raises(ValueError, match="rtol"):
+        F.pareto_front(x, y, rtol=1.0)
 
 
 def test_pareto_front_random_points_and_bad_input():
@@ -48,11 +74,12 @@ def test_pareto_front_random_points_and_bad_input():
 def test_expected_wait_matches_draws():
     s = S.load("incremental_fig9")  # no standby, uniform 120-360 s
     rng = np.random.default_rng(2)
-    for k, standby in [(1, 0), (8, 0), (8, 3), (2, 2)]:
-        draws = [F.acquisition_draws(s, k, rng)[: k - standby] for _ in range(20_000)]
-        mean = np.mean([d.max() if len(d) else 0.0 for d in draws])
-        assert F.expected_wait_s(s, k, standby) == pytest.approx(mean, abs=1.5)
-    assert F.expected_wait_s(s, 2, 2) == 0.0
+    for m, n in [(1, 1), (8, 8), (5, 5), (3, 8), (1, 7)]:
+        draws = [np.sort(F.acquisition_draws(s, n, rng))[m - 1] for _ in range(20_000)]
+        assert R.acquired_wait_s(s, m, n) == pytest.approx(np.mean(draws), abs=1.5)
+    assert R.acquired_wait_s(s, 0, 2) == 0.0
+    with pytest.raises(ValueError, match="n must be"):
+        R.acquired_wait_s(s, 3, 2)
 
 
 @pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])
@@ -65,7 +92,10 @@ def test_same_failure_loses_the_same_under_every_checkpoint_scheme(name):
         F.baseline_point({"scenario": name, "T_s": 60.0, "baseline": "x"}, None),
     ]
     job, c = R.job_of(s), s.checkpoint
-    wait = F.expected_wait_s(s, s.failures.correlated_nodes, s.resources.standby_nodes)
+    # full nodes (0.78 of a 0.8 cap): the 2 failed nodes' tasks take the standby node and the
+    # first of the new nodes requested
+    assert R.acquired_nodes(s, (0, 1), s.resources.standby_nodes) == (1, 1)
+    wait = R.acquired_wait_s(s, 1, 1)
     expected = {
         "process": R.expected_recovery_s(60.0, c.remote_restart_s, job),
         "single": R.expected_recovery_s(60.0, c.remote_restart_s, job),  # a standby node
@@ -418,12 +448,15 @@ def test_qos_mark_fails_on_the_mean_load():
 
 
 def test_fastrecover_pays_what_every_scheme_pays(tmp_path):
-    """rev20 HIGH 2: node failures restart remotely (local_restart_s only after a process
-    failure) and snapshots cost remote_cost_s for the whole state, whatever b_snap says."""
+    """rev20 HIGH 2, rev20b #7: every failure restarts with local_restart_s plus FastRecover's
+    own restore b_i (the download, Eq. (3.2)), so remote_restart_s (whose excess over
+    local_restart_s is that download) does not count it again; snapshots cost remote_cost_s for
+    the whole state, whatever b_snap says."""
     text = (S.SCENARIOS / "khaos_ysb.toml").read_text()
     paths = {}
     for label, old, new in (
         ("local", "local_restart_s = 15.0", "local_restart_s = 1.0"),
+        ("remote", "remote_restart_s = 25.09", "remote_restart_s = 60.0"),
         ("snap", "b_snap_kb_per_min = 2000000.0", "b_snap_kb_per_min = 20000.0"),
     ):
         assert old in text
@@ -435,14 +468,35 @@ def test_fastrecover_pays_what_every_scheme_pays(tmp_path):
         return F.fastrecover_point(params, np.random.default_rng(3))
 
     base, local, snap = point("khaos_ysb"), point(str(paths["local"])), point(str(paths["snap"]))
-    for kind in ("single", "correlated"):
-        assert local[f"loss_{kind}_s"] == base[f"loss_{kind}_s"]
-    assert local["loss_process_s"] < base["loss_process_s"]
+    for kind in F.KINDS:
+        assert local[f"loss_{kind}_s"] < base[f"loss_{kind}_s"]
     assert snap["unavailability_s_per_h"] == base["unavailability_s_per_h"]
-    assert base["loss_single_s"] > S.load("khaos_ysb").checkpoint.remote_restart_s
+    assert base["loss_single_s"] > S.load("khaos_ysb").checkpoint.local_restart_s
     storage = S.snapshot_storage(S.load("khaos_ysb"))
     topo, _, _, _ = S.to_fastrecover(S.load("khaos_ysb"))
     assert storage.delta_snap(float(np.sum(topo.pi))) * 60 == pytest.approx(5.0)
+
+
+def test_fastrecover_fails_on_counting_the_download_twice(tmp_path):
+    """rev20b #7: with r2 + restore a node failure paid the download twice, so a slower remote
+    restart raised FastRecover's node-failure loss; now it changes none of its losses."""
+    text = (S.SCENARIOS / "khaos_ysb.toml").read_text()
+    old = "remote_restart_s = 25.09"
+    assert old in text
+    path = tmp_path / "remote.toml"
+    path.write_text(text.replace(old, "remote_restart_s = 60.0"))
+    rows = [
+        F.fastrecover_point({"scenario": name, "ch_max": 1.0, "draws": 3}, np.random.default_rng(3))
+        for name in ("khaos_ysb", str(path))
+    ]
+    for kind in F.KINDS:
+        assert rows[0][f"loss_{kind}_s"] == rows[1][f"loss_{kind}_s"]
+    # a single-level checkpoint does pay r2: the same edit moves it
+    base = [
+        F.baseline_point({"scenario": n, "T_s": 60.0, "baseline": "x"}, None)
+        for n in ("khaos_ysb", str(path))
+    ]
+    assert base[1]["loss_single_s"] > base[0]["loss_single_s"]
 
 
 def test_drain_criterion_and_tau_move_the_loss():
@@ -536,3 +590,89 @@ def test_remembered_points_equal_points_computed_afresh():
     for point, row in zip(points, remembered, strict=True):
         _forget()
         assert row == F.frontier_point(point, np.random.default_rng(1)), point
+
+
+# -- one restart-location rule for every scheme (rev20b #3) ------------------------------------
+def _edited(tmp_path, name: str, *edits: tuple[str, str]) -> str:
+    text = (S.SCENARIOS / f"{name}.toml").read_text()
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}_edited.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_every_scheme_waits_the_same_for_the_same_failure(tmp_path):
+    """khaos_ysb without a standby node and a fixed 120 s acquisition: its nodes are full, so a
+    node failure waits 120 s for a new node under every scheme; single-level (baseline, Khaos,
+    multilevel at p1 = 0), PPA-0 and incremental lose the same per single-node failure, and
+    cross_interval adds the same wait to its simulator's restart."""
+    from crosspaper import interval as I
+
+    path = _edited(
+        tmp_path,
+        "khaos_ysb",
+        ("standby_nodes = 1", "standby_nodes = 0"),
+        ('acquisition_law = "uniform"', 'acquisition_law = "fixed"'),
+    )
+    s = S.load(path)
+    T = s.checkpoint.interval_s
+    rng = np.random.default_rng
+    rows = [
+        F.baseline_point({"scenario": path, "T_s": T, "baseline": "x"}, None),
+        F.khaos_point({"scenario": path, "ci_s": T, "replay": False}, None),
+        F.multilevel_point({"scenario": path, "T_s": T, "p1": 0.0}, None),
+        F.ppa_point({"scenario": path, "fraction": 0.0, "draws": 2}, rng(0)),
+        F.incremental_point({"scenario": path, "extra_standby": 0, "draws": 2}, rng(0)),
+    ]
+    expected = R.expected_recovery_s(T, 120.0 + s.checkpoint.remote_restart_s, R.job_of(s))
+    for row in rows:
+        assert row["loss_single_s"] == pytest.approx(expected), row["label"]
+    assert R.node_failure_wait_s(s) == 120.0
+    assert I.Job(s, S.DATA / "khaos").sim.restart_s == pytest.approx(
+        S.to_khaos(s).sim.restart_s + 120.0
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "edits", "expected"),
+    [
+        ("template", (), 28.0),  # no standby, but the survivors' spare takes a node's tasks
+        ("khaos_iot", (), 28.0),  # full nodes, a standby node
+        ("khaos_iot", (("standby_nodes = 1", "standby_nodes = 0"),), math.nan),  # waits 240 s
+    ],
+)
+def test_frontier_and_cross_interval_find_the_same_qos_interval(tmp_path, name, edits, expected):
+    """rev20b #3: the template gave 28 s in cross_interval (which never waited for a node) and
+    none in the frontier (which waited for a new node despite the survivors' spare). Both now
+    restart by one rule; a job without standby nodes and without spare (khaos_iot edited) waits
+    240 s for a node in both, so no interval meets its 240 s limit in either: the old
+    cross_interval, restarting at once, found 28 s there (the planted old behaviour fails)."""
+    from crosspaper import interval as I
+
+    path = _edited(tmp_path, name, *edits)
+    s = S.load(path)
+    job = I.Job(s, S.DATA / "khaos")
+    found = I.headline(s, job.sim, job.peak)["qos_interval_worst_s"]
+    frontier = F.qos_interval({"scenario": path})
+    np.testing.assert_equal([found, frontier], [expected, expected])
+
+
+def test_front_fails_on_tentative_credit(tmp_path):
+    """rev20b #5: PPA-0 (no replicas) checkpoints like the single-level scheme at its interval
+    and restarts by the same rule, so on exact output it loses what that checkpoint loses and
+    the two tie on the front; its tentative credit (∫ (1 - OF), own_tentative_s_per_h) is lower
+    and, deciding the front, would push the checkpoint off it."""
+    path = _edited(
+        tmp_path, "khaos_ysb", ('acquisition_law = "uniform"', 'acquisition_law = "fixed"')
+    )
+    T = S.load(path).checkpoint.interval_s
+    ppa = F.ppa_point({"scenario": path, "fraction": 0.0, "draws": 3}, np.random.default_rng(0))
+    base = F.baseline_point({"scenario": path, "T_s": T, "baseline": "x"}, None)
+    assert ppa["unavailability_s_per_h"] == pytest.approx(base["unavailability_s_per_h"])
+    assert ppa["own_tentative_s_per_h"] < ppa["unavailability_s_per_h"]
+    rows = pd.DataFrame([{**base, "scenario": "a"}, {**ppa, "scenario": "a"}])
+    assert F.mark_front(rows)["pareto"].all()
+    rows.loc[1, "unavailability_s_per_h"] = ppa["own_tentative_s_per_h"]
+    assert F.mark_front(rows)["pareto"].tolist() == [False, True]

@@ -78,16 +78,26 @@ def test_trace_failures_follow_the_scenario_rate(tmp_path):
 def test_job_on_a_trace_replays_it(tmp_path):
     """A synthetic two-hour trace with a load step: the job takes its workload and failures from
     the trace, and a replay point on it injects them."""
-    rates = [5000.0] * 3600 + [20_000.0] * 3600
+    rates = [5000.0] * 3600 + [12_032.0] * 3600  # mean 8,516: khaos_iot's input_rate
     path = write_trace(tmp_path / "my_job.csv", rates)
     s = load("khaos_iot")
     job = I.Job(s, DATA / "khaos", trace=path, levels=4, profile_configurations=3)
-    assert len(job.workload) == 7200 and job.peak == pytest.approx(20_000.0)
+    assert len(job.workload) == 7200 and job.peak == pytest.approx(12_032.0)
     assert job.source["trace"] == str(path.resolve()) and len(job.source["trace_sha256"]) == 64
     assert job.failure_seconds == I.trace_failures(job.workload, s)
     row = I.replay_point(job.point(30), np.random.default_rng(0))
     assert row["failures"] == len(job.failure_seconds)
     assert row["checkpoint_latency_ms"] == pytest.approx(job.sim.checkpoint_ms * 5 / 30)
+
+
+def test_job_on_a_trace_fails_on_a_mean_far_from_the_input_rate(tmp_path):
+    """The read-through: a trace was replayed whatever topology.input_rate said. A trace of mean
+    12,500 events/s against khaos_iot's 8,516 is refused naming both; within 1% it loads."""
+    path = write_trace(tmp_path / "far.csv", [5000.0] * 3600 + [20_000.0] * 3600)
+    with pytest.raises(ValueError, match=r"far\.csv.*12,500 events/s.*khaos_iot \(8,516"):
+        I.Job(load("khaos_iot"), DATA / "khaos", trace=path)
+    near = write_trace(tmp_path / "near.csv", [8516.0 * 1.009] * 7200)
+    assert I.Job(load("khaos_iot"), DATA / "khaos", trace=near).peak > 8516
 
 
 # -- the one recovery model ----------------------------------------------------------------------
@@ -386,7 +396,8 @@ def test_load_ratio_never_negative():
 
 
 def test_job_warns_when_capacity_is_below_the_peak(tmp_path):
-    path = write_trace(tmp_path / "hot.csv", [5000.0] * 600 + [40_000.0] * 600)
+    # mean 8,516 (khaos_iot's input_rate), a 300-s peak of 40,000
+    path = write_trace(tmp_path / "hot.csv", [5017.8] * 2700 + [40_000.0] * 300)
     with pytest.warns(UserWarning, match=r"checkpoint\.catch_up_rate"):
         I.Job(load("khaos_iot"), DATA / "khaos", trace=path)  # capacity 33,000
 

@@ -124,3 +124,39 @@ def test_a_recovery_that_never_drains_reads_never():
     never = R.recovery_s(10.0, 5.0, R.Job(input_rate=100.0, capacity=100.0))
     assert R.duration_text(never) == "never"
     assert R.duration_text(12.4) == "12 s"
+
+
+# -- where a failed task restarts: one rule for every scheme ------------------------------------
+def test_restart_plan_takes_survivors_then_standby_then_acquired_nodes():
+    # spare 0.5 and 0.1 on the survivors, one standby node, cap 0.8
+    plan = R.restart_plan([0.4, 0.4, 0.4, 0.4, 0.4], [0.5, 0.1], 0.8, 1)
+    np.testing.assert_array_equal(plan, [-1, -1, -1, 0, 0])  # survivor, standby x2, new node 0
+    np.testing.assert_array_equal(R.restart_plan([0.5, 0.5], [], 0.8, 0), [0, 1])
+    assert R.restart_plan([], [0.3], 0.8, 0).size == 0
+    for bad in ({"cap": 0.0}, {"standby": -1}, {"task_cpu": [0.9]}):
+        args = {"task_cpu": [0.1], "spare": [0.0], "cap": 0.8, "standby": 0} | bad
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            R.restart_plan(**args)
+
+
+def test_restart_plan_fails_on_ignoring_the_survivors_spare():
+    """The rule's first step is load-bearing: on the template (1.0 of spare on the source nodes)
+    one failed node's tasks wait for nothing, while without the spare they need a new node."""
+    s = S.load(S.TEMPLATE)
+    assert s.resources.standby_nodes == 0
+    for k in range(s.resources.nodes):
+        assert R.acquired_nodes(s, (k,), 0)[0] == 0
+    _, cpu, spare = R.failed_tasks(s, (9,))
+    assert R.restart_plan(cpu, [0.0] * len(spare), 0.8, 0).max() == 0  # would wait
+
+
+def test_task_waits_take_the_first_arrivals_of_the_nodes_requested():
+    s = S.load(S.TEMPLATE)  # all 8 non-source nodes fail: 2.8 of CPU, 1.0 spare
+    nodes = tuple(range(2, 10))
+    assert R.acquired_nodes(s, nodes, 0) == (3, 8)
+    draws = np.arange(8.0, 0.0, -1.0) * 100  # 800, 700, ..., 100
+    waits = R.task_waits(s, nodes, 0, draws)
+    assert max(waits.values()) == 300.0 and min(waits.values()) == 0.0
+    assert R.acquired_wait_s(s, 3, 8) == pytest.approx(120 + 240 * 3 / 9)
+    with pytest.raises(ValueError, match="draws"):
+        R.task_waits(s, nodes, 0, draws[:5])

@@ -1,10 +1,12 @@
 """crosspaper.replication: PPA's passive plus active replicas on a scenario's nodes (sources fail,
-replicas fail with their node, passive tasks wait for their own node), ∫ (1 - OF) dt."""
+replicas fail with their node, passive tasks restart by the cross notebooks' one rule), ∫ (1 - OF)
+dt and the exact output lost."""
 
 from dataclasses import replace
 
 import pytest
 
+from crosspaper import recovery as R
 from crosspaper import replication as P
 from crosspaper import scenarios as S
 
@@ -51,17 +53,29 @@ def test_replicas_sit_on_a_node_with_room_or_in_another_domain():
     assert cpu == pytest.approx(0.3) and nodes == (0 if room else 1)
 
 
-def test_node_ready_gives_standby_nodes_first():
-    assert P.node_ready([3, 1, 2], [10.0, 20.0, 30.0], standby=1) == {3: 0.0, 1: 20.0, 2: 30.0}
+def _back(s, nodes, waits: dict[int, float], plus: float = 0.0) -> dict[str, float]:
+    """{task on a failed node: its node's wait + plus}: passive_back for hand-set waits."""
+    where = P.task_nodes(s)
+    return {t: waits[k] + plus for t, k in where.items() if k in nodes}
 
 
-def test_passive_tasks_wait_for_their_own_node_and_loss_is_the_of_integral():
+def test_passive_tasks_restart_by_the_one_rule():
+    """khaos_ysb's nodes are full under the cap: the tasks of two failed nodes go to the standby
+    node (the first node's, in failure order) and to the first of the new nodes requested."""
+    s = S.load("khaos_ysb")
+    assert s.resources.standby_nodes == 1
+    waits = R.task_waits(s, (2, 0), 1, [50.0, 300.0])
+    where = P.task_nodes(s)
+    assert {w for t, w in waits.items() if where[t] == 2} == {0.0}
+    assert {w for t, w in waits.items() if where[t] == 0} == {300.0}
+
+
+def test_passive_back_and_loss_is_the_of_integral():
     from ppa import output_fidelity
 
     s = S.load("khaos_ysb")
     topology, _ = S.to_ppa(s)
-    ready = {0: 100.0, 1: 300.0}
-    out = P.failure(s, topology, frozenset(), [0, 1], ready, lambda wait: wait + 10.0)
+    out = P.failure(s, topology, frozenset(), [0, 1], _back(s, (0, 1), {0: 100.0, 1: 300.0}, 10))
     on = {0: [t for t in topology.tasks if t.endswith("[0]")], 1: []}
     on[1] = [t for t in topology.tasks if t.endswith("[1]")]
     assert all(out["back"][t] == 110.0 for t in on[0]) and all(
@@ -75,16 +89,51 @@ def test_passive_tasks_wait_for_their_own_node_and_loss_is_the_of_integral():
     assert out["t_full_s"] == 310.0
 
 
+def test_exact_loss_counts_no_tentative_output():
+    """rev20b #5: PPA's loss on the fronts is exact output only. khaos_ysb's four sink tasks:
+    with nodes 0 and 1 down (back at 110 s and 310 s) and every task keyed across the nodes,
+    no sink's output is exact before 310 s, however much tentative output OF credits."""
+    s = S.load("khaos_ysb")
+    topology, _ = S.to_ppa(s)
+    out = P.failure(s, topology, frozenset(), [0, 1], _back(s, (0, 1), {0: 100.0, 1: 300.0}, 10))
+    assert out["exact_lost_s"] == pytest.approx(310.0)
+    assert out["lost_output_s"] < out["exact_lost_s"]
+
+
+def test_exact_loss_fails_on_crediting_tentative_output():
+    """The falsification: ∫ (1 - OF) is below the exact loss on the same failure, so a front
+    decided on it would rank PPA better than the exact metric does."""
+    s = S.load("khaos_ysb")
+    topology, _ = S.to_ppa(s)
+    out = P.failure(s, topology, frozenset(), [0], _back(s, (0,), {0: 100.0}))
+    assert 0 < out["lost_output_s"] < out["exact_lost_s"] == pytest.approx(100.0)
+
+
 def test_a_replica_fails_with_its_node_unless_in_another_domain():
     s = S.load(S.TEMPLATE)  # window[0] on node 6; nodes 7-9 full, node 0 (a source) has room
     topology, _ = S.to_ppa(s)
     plan = frozenset({"window[0]"})
     assert P.replica_placement(s, plan) == {"window[0]": 0}
-    alive = P.failure(s, topology, plan, [6], {6: 100.0}, lambda w: w)
+    alive = P.failure(s, topology, plan, [6], _back(s, (6,), {6: 100.0}))
     assert alive["back"]["window[0]"] == P.ACTIVATION_S
-    both = P.failure(s, topology, plan, [6, 0], {6: 100.0, 0: 100.0}, lambda w: w)
+    both = P.failure(s, topology, plan, [6, 0], _back(s, (6, 0), {6: 100.0, 0: 100.0}))
     assert both["back"]["window[0]"] == 100.0 and "window[0]" in both["passive"]
-    apart = P.failure(_separate(s), topology, plan, [6, 0], {6: 1.0, 0: 1.0}, lambda w: w)
+    apart = P.failure(_separate(s), topology, plan, [6, 0], _back(s, (6, 0), {6: 1.0, 0: 1.0}))
     assert apart["back"]["window[0]"] == P.ACTIVATION_S
-    nothing = P.failure(s, topology, plan, [], {}, lambda w: w)
-    assert nothing["lost_output_s"] == 0.0
+    nothing = P.failure(s, topology, plan, [], {})
+    assert nothing["lost_output_s"] == 0.0 == nothing["exact_lost_s"]
+
+
+def test_switched_tasks_take_no_restart_place_fails_on_placing_them():
+    """PPA-1 on khaos_ysb replicates every task but the sources on extra nodes: after two
+    nodes fail only the two sources (0.3 of CPU) need a place, which the standby node gives at
+    once; placing the switched tasks too would wait for a new node."""
+    from ppa import ppa_plan
+
+    s = S.load("khaos_ysb")
+    plan = ppa_plan(S.to_ppa(s)[0], 1.0)
+    switched = P.active_tasks(s, plan, (0, 1))
+    assert switched == {t for t in plan if P.task_nodes(s)[t] in (0, 1)}
+    waits = R.task_waits(s, (0, 1), 1, [50.0, 300.0], switched)
+    assert waits == {"source[0]": 0.0, "source[1]": 0.0}
+    assert max(R.task_waits(s, (0, 1), 1, [50.0, 300.0]).values()) == 300.0

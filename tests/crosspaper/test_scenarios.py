@@ -443,3 +443,23 @@ def test_headroom_fails_on_scaling_the_capacity():
     for bad in (0.0, -0.3, float("inf"), True):
         with pytest.raises(ValueError, match="headroom factor"):
             S.with_headroom(s, bad)
+
+
+def test_day_mean_is_computed_once_across_processes(tmp_path, monkeypatch):
+    """The read-through: every Spark worker's first load re-estimated the whole Khaos day (3-4 s)
+    to check input_rate. The mean is kept in a file keyed by the day's content: a later process
+    (the per-process cache cleared) reads it; a planted value there is what it returns, so no
+    recomputation happened (the test fails on recomputing)."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    S.day_mean.cache_clear()
+    try:
+        mean = S.day_mean("iot")
+        (memo,) = tmp_path.glob("crosspaper_day_mean_*.txt")
+        assert float(memo.read_text()) == mean
+        memo.write_text("1234.5")
+        S.day_mean.cache_clear()
+        assert S.day_mean("iot") == 1234.5
+    finally:
+        S.day_mean.cache_clear()
