@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crosspaper import frontier as F
@@ -14,6 +14,7 @@ from crosspaper import recovery as R
 from crosspaper import scenarios as S
 from multilevel.utilization import utilization
 from pipeline.sweep import sweep
+from tests.examples import examples
 
 
 def brute_front(x, y, rtol: float = F.TIE) -> np.ndarray:
@@ -39,6 +40,7 @@ def brute_front(x, y, rtol: float = F.TIE) -> np.ndarray:
 values = st.sampled_from([0.0, 1.0, 1.0 + 1e-15, 2.0, 3.0, np.nan, np.inf])
 
 
+@settings(max_examples=examples(100))
 @given(st.lists(st.tuples(values, values), min_size=0, max_size=25))
 def test_pareto_front_equals_brute_force(points):
     x = np.array([p[0] for p in points], dtype=float)

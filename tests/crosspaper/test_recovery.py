@@ -5,11 +5,12 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crosspaper import recovery as R
 from crosspaper import scenarios as S
+from tests.examples import examples
 
 
 def test_linear_drain_without_exponential_tail():
@@ -31,6 +32,7 @@ def test_no_catch_up_is_infinite_and_bad_input_refused():
         R.expected_recovery_s(10.0, 1.0, R.Job(input_rate=1.0, capacity=2.0), keep=0.0)
 
 
+@settings(max_examples=examples(100))
 @given(
     lost=st.floats(0, 2000),
     down=st.floats(0, 600),
@@ -67,6 +69,7 @@ def full_quadrature(interval_s, down_s, job, timing, keep):
     return float(pg / pg.sum() @ grid @ weights)
 
 
+@settings(max_examples=examples(100))
 @given(
     interval=st.sampled_from([1.0, 5.0, 60.0, 1800.0]) | st.floats(0.5, 3000),
     down=st.sampled_from([0.0]) | st.floats(0, 600),
