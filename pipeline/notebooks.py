@@ -177,16 +177,27 @@ def parameters_for(
     return params
 
 
-# The kernel process writes its own output (the JVM's warnings, Spark's shutdown traces, the
-# kernel's "KeyboardInterrupt caught in kernel") to a log file: fd-level output is not captured
-# into the notebook, while what cells print (and tqdm bars) still is.
+# The kernel process writes its own output (the JVM's warnings, the kernel's "KeyboardInterrupt
+# caught in kernel") to a log file: fd-level output is not captured into the notebook, while what
+# cells print (and tqdm bars) still is. On shutdown it stops Spark and waits for the driver JVM
+# before ipykernel signals its children (pipeline.spark.stop_spark_jvm).
 _KERNEL = (
     "import os, sys\n"
     "fd = os.open(sys.argv.pop(1), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)\n"
     "os.dup2(fd, 1); os.dup2(fd, 2); os.close(fd)\n"
     "from ipykernel import kernelapp\n"
-    "kernelapp.launch_new_instance()\n"
+    "from ipykernel.ipkernel import IPythonKernel\n"
+    "class Kernel(IPythonKernel):\n"
+    "    def do_shutdown(self, restart):\n"
+    "        if 'pyspark' in sys.modules:\n"
+    "            from pipeline.spark import stop_spark_jvm\n"
+    "            stop_spark_jvm()\n"
+    "        return super().do_shutdown(restart)\n"
+    "kernelapp.IPKernelApp.launch_instance(kernel_class=Kernel)\n"
 )
+# How long the kernel may take to exit after the shutdown request before jupyter_client signals
+# its process group (SIGTERM at half of it): room for stop_spark_jvm on a loaded machine.
+SHUTDOWN_WAIT_S = 2 * 60.0
 
 
 @contextlib.contextmanager
@@ -283,6 +294,7 @@ def run_notebook(
     line (a terminal), else a plain line now and then (a log).
     """
     import papermill
+    from traitlets.config import Config
 
     overrides = dict(overrides or {})
     params = parameters_for(name, profile, overrides, notebooks_dir)
@@ -321,6 +333,7 @@ def run_notebook(
                 cwd=str(notebooks_dir),
                 progress_bar=False,
                 stderr_file=line,
+                config=Config(KernelManager={"shutdown_wait_time": SHUTDOWN_WAIT_S}),
             )
         except KeyboardInterrupt:
             interrupted = True

@@ -652,12 +652,13 @@ def profile_grid(
     error or timeout.
 
     ``stagger_s`` (default None: one after the other, as above): run the deployments concurrently
-    instead, deployment i starting ``i * stagger_s`` after all query processes are up, each with a
-    query process and a warm standby of its own (2n JVMs, all started and warmed up before the
-    first deployment). The stagger keeps one deployment's kill and restart apart from the next
-    one's: choose it longer than ``kill_after_s``'s spread of kill instants plus the restart, so
-    that restarts do not compete for the cores. Wall time about n * stagger_s + one run instead
-    of n runs."""
+    instead, deployment i starting ``i * stagger_s`` after deployment 0 (or once its own query
+    processes are up, if later), each with a query process and a warm standby of its own (2n
+    JVMs, started and warmed up pair by pair, a pair while the previous deployment runs). The
+    stagger keeps one deployment's kill and restart apart from the next one's: choose it longer
+    than ``kill_after_s``'s spread of kill instants plus the restart, so that restarts do not
+    compete for the cores. Wall time about one pair's start + n * stagger_s + one run instead of
+    n runs."""
     from tqdm import tqdm  # text bar: no widget warning in a papermill run
 
     grid = [float(t) for t in trigger_intervals]
@@ -711,16 +712,16 @@ def profile_grid(
 
 
 def _concurrent(points, root: Path, start, stagger_s: float, standby: bool) -> list[StreamRun]:
-    """profile_grid's concurrent mode: one thread per deployment, started stagger_s apart."""
-    pairs = [(start(True), start(True) if standby else None) for _ in points]
-    ready_by = time.time() + points[0].timeout_s
-    for first, spare in pairs:
-        first.wait_for("ready", ready_by)
-        if spare is not None:
-            spare.wait_for("ready", ready_by)
-    begin = time.time()
+    """profile_grid's concurrent mode: one thread per deployment, started stagger_s apart.
+
+    The query processes start pair by pair: deployment i's pair starts once pair i - 1 is ready
+    (while deployment i - 1 runs its first seconds), and deployment i begins at i * stagger_s
+    after deployment 0, or once its pair is ready if that is later. Starting every JVM at once
+    before the first deployment made the whole grid wait for all of them on 2 cores."""
     runs: list = [None] * len(points)
     errors: list = []
+    pairs: list = []
+    begin = None
 
     def deploy(index: int) -> None:
         try:
@@ -734,9 +735,18 @@ def _concurrent(points, root: Path, start, stagger_s: float, standby: bool) -> l
         except BaseException as err:  # re-raised by the caller's thread below
             errors.append(err)
 
-    threads = [threading.Thread(target=deploy, args=(i,), daemon=True) for i in range(len(points))]
-    for thread in threads:
-        thread.start()
+    threads = []
+    for index, point in enumerate(points):
+        pairs.append((start(True), start(True) if standby else None))
+        ready_by = time.time() + point.timeout_s
+        for worker in pairs[-1]:
+            if worker is not None:
+                worker.wait_for("ready", ready_by)
+        if errors:
+            break
+        begin = time.time() if begin is None else begin
+        threads.append(threading.Thread(target=deploy, args=(index,), daemon=True))
+        threads[-1].start()
     for thread in threads:
         thread.join()
     if errors:

@@ -546,3 +546,33 @@ def test_clean_removes_the_folders_in_use_and_keeps_the_checkouts_when_moved(
     monkeypatch.setattr(paths, "results_dir", lambda: tmp_path / "checkout" / "results")
     assert main(["clean"]) == 0
     assert not raw.exists()
+
+
+def test_a_spark_notebook_stops_spark_before_its_kernel_exits(tmp_path):
+    """The kernel stops Spark and waits for its JVM before ipykernel signals its children: no
+    ERROR (a shutdown hook cut short: ``getconf PAGESIZE exited with code 143``) in the log."""
+    import nbformat
+
+    from pipeline.notebooks import run_notebook
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    # A shuffle, a block on disk and Python workers: the JVM has folders to delete at exit.
+    code = (
+        "from pyspark import StorageLevel\n"
+        "from pipeline.spark import get_spark\n"
+        "spark = get_spark()\n"
+        "frame = spark.range(200_000).selectExpr('id % 97 AS k').groupBy('k').count()\n"
+        "frame.persist(StorageLevel.DISK_ONLY).collect()\n"
+        "spark.sparkContext.parallelize(range(1000), 2).map(lambda x: x + 1).sum()"
+    )
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    nbformat.write(book, notebooks / "ppa_fixture_spark.ipynb")
+    status = run_notebook(
+        "ppa_fixture_spark", "quick", notebooks_dir=notebooks, reports_dir=tmp_path / "reports"
+    )
+    assert status.status == "ok", status.error
+    log = (tmp_path / "reports" / status.log).read_text()
+    # A shutdown hook cut short logs an ERROR (a command killed) or fails to delete a folder.
+    cut_short = [line for line in log.splitlines() if "ERROR" in line or "Failed to delete" in line]
+    assert not cut_short, log

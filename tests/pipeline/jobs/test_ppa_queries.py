@@ -116,6 +116,15 @@ def test_q1_counts_do_not_depend_on_partitioning(spark):
 
 
 @pytest.mark.spark
+def test_q1_job_restores_the_session_settings_it_changes(spark):
+    """The Q1 job's own settings (Arrow, the aggregation's fast map) last only for its run."""
+    keys = ("spark.sql.execution.arrow.pyspark.enabled", q.FAST_MAP)
+    before = {key: spark.conf.get(key, None) for key in keys}
+    q.q1_partials(spark, SMALL_Q1)
+    assert {key: spark.conf.get(key, None) for key in keys} == before
+
+
+@pytest.mark.spark
 @pytest.mark.parametrize("regional_share", [0.0, 1.0])
 def test_q1_job_at_the_ends_of_the_regional_share(spark, regional_share):
     p = replace(SMALL_Q1, regional_share=regional_share)
