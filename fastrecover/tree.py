@@ -345,6 +345,251 @@ def _one_segment(topology: Topology, grid: _Grid, storage: Storage):
     return {grid.root}, np.full(topology.n, grid.freqs[best_f])
 
 
+# -- the sweeps' compiled forms (tree_methods) --------------------------------------------------
+# _exact, _thesis (knapsack) and _nsegments as single compiled loops: the same additions,
+# products and comparisons in the same order, so the same tables, ties and configurations (tests);
+# optimize_tree keeps the forms above, which fastrecover_runtime times (Fig. 4.14, FR10).
+@njit(cache=True)
+def _merge_into(acc, value, out, arg):
+    """_minplus_rows on (rows, f, z + 1) arrays: out = acc (+) value per (row, f), argmin in arg."""
+    rows, nf, width = acc.shape
+    for j in range(rows):
+        for f in range(nf):
+            for r in range(width):
+                best, at = np.inf, 0
+                for c in range(r + 1):
+                    total = acc[j, f, r - c] + value[j, f, c]
+                    if total < best:
+                        best, at = total, c
+                    elif np.isnan(total):  # as np.argmin: the first NaN wins
+                        best, at = total, c
+                        break
+                out[j, f, r] = best
+                arg[j, f, r] = at
+
+
+@njit(cache=True)
+def _star(table, star, star_f):
+    """min and first argmin over f of a (f, z + 1) table, per budget (np.min / np.argmin)."""
+    nf, width = table.shape
+    for c in range(width):
+        best, at = table[0, c], 0
+        for f in range(1, nf):
+            v = table[f, c]
+            if np.isnan(best):
+                break
+            if v < best or np.isnan(v):
+                best, at = v, f
+        star[c], star_f[c] = best, at
+
+
+@njit(cache=True)
+def _exact_kernel(rt, need, rho, upstream, order, kid_ptr, kid_idx, z):
+    """_exact as one compiled loop: (feasible, anchor flags, frequency indices)."""
+    n, nf, width = rt.shape[0], rt.shape[2], z + 1
+    depth = np.zeros(n, dtype=np.int64)
+    for pos in range(n - 1, -1, -1):  # root first
+        i = order[pos]
+        if upstream[i] >= 0:
+            depth[i] = depth[upstream[i]] + 1
+    options = depth.max() + 1
+    path = np.empty((n, options, nf))  # path[i, j, f]: Σ rt from i up to anchor option j
+    for pos in range(n - 1, -1, -1):
+        i = order[pos]
+        up = upstream[i]
+        path[i, 0] = rt[i, 1]
+        for j in range(1, depth[i] + 1):
+            for f in range(nf):
+                path[i, j, f] = rt[i, 0, f] + path[up, j - 1, f]
+    G = np.empty((n, options, nf, width))
+    arg = np.zeros((n, options, nf, width), dtype=np.int64)  # arg[k]: k's split in its parent
+    star = np.empty((n, width))
+    star_f = np.zeros((n, width), dtype=np.int64)
+    for i in order:
+        rows = depth[i] + 1
+        merged = np.zeros((rows, nf, width))
+        for kk in range(kid_ptr[i], kid_ptr[i + 1]):
+            k = kid_idx[kk]
+            value = np.empty((rows, nf, width))
+            for j in range(rows):
+                for f in range(nf):
+                    for c in range(width):
+                        value[j, f, c] = np.minimum(star[k, c], G[k, j + 1, f, c])
+            out = np.empty((rows, nf, width))
+            _merge_into(merged, value, out, arg[k, :rows])
+            merged = out
+        for j in range(rows):
+            side = 1 if j == 0 else 0
+            for f in range(nf):
+                own, needed = rho[i] * path[i, j, f], need[i, side, f]
+                for c in range(width):
+                    G[i, j, f, c] = np.inf
+                for c in range(needed, width):
+                    G[i, j, f, c] = own + merged[j, f, c - needed]
+        _star(G[i, 0], star[i], star_f[i])
+    anchor = np.zeros(n, dtype=np.bool_)
+    chosen = np.zeros(n, dtype=np.int64)
+    root = order[n - 1]
+    if not np.isfinite(star[root, z]):
+        return False, anchor, chosen
+    stack = [(root, 0, star_f[root, z], z)]
+    while stack:
+        i, j, f, c = stack.pop()
+        if j == 0:
+            anchor[i] = True
+        chosen[i] = f
+        r = c - (need[i, 1, f] if j == 0 else need[i, 0, f])
+        for kk in range(kid_ptr[i + 1] - 1, kid_ptr[i] - 1, -1):
+            k = kid_idx[kk]
+            c_k = arg[k, j, f, r]
+            if G[k, j + 1, f, c_k] < star[k, c_k]:
+                stack.append((k, j + 1, f, c_k))
+            else:
+                stack.append((k, 0, star_f[k, c_k], c_k))
+            r -= c_k
+    return True, anchor, chosen
+
+
+@njit(cache=True)
+def _follow(fr_k, rt_i, rt_k):
+    """(3.5)'s cost of a child that follows: DP_fr(c, k, f, 0) rt(i, f, inp) + DP_rt(c, k, f, 0)."""
+    return fr_k * rt_i + rt_k
+
+
+@njit(cache=True)
+def _thesis_kernel(rt, need, rho, order, kid_ptr, kid_idx, z):
+    """_thesis with the knapsack merge as one compiled loop: (feasible, anchors, frequencies)."""
+    n, nf, width = rt.shape[0], rt.shape[2], z + 1
+    rt_t = np.empty((n, 2, nf, width))  # DP_rt[inp, f, c]
+    fr_t = np.empty((n, 2, nf, width))  # DP_fr[inp, f, c]
+    arg = np.zeros((n, 2, nf, width), dtype=np.int64)
+    star = np.empty((n, width))
+    star_f = np.zeros((n, width), dtype=np.int64)
+    for i in order:
+        merged = np.zeros((2, nf, width))
+        fr_up = np.zeros((2, nf, width))
+        for kk in range(kid_ptr[i], kid_ptr[i + 1]):
+            k = kid_idx[kk]
+            value = np.empty((2, nf, width))
+            fr_value = np.empty((2, nf, width))
+            for inp in range(2):
+                for f in range(nf):
+                    for c in range(width):
+                        follow = _follow(fr_t[k, 0, f, c], rt[i, inp, f], rt_t[k, 0, f, c])
+                        value[inp, f, c] = np.minimum(follow, star[k, c])
+                        fr_value[inp, f, c] = fr_t[k, 0, f, c] if follow < star[k, c] else 0.0
+            out = np.empty((2, nf, width))
+            _merge_into(merged, value, out, arg[k])
+            carried = np.empty((2, nf, width))  # _carry_rows: DP_fr along the chosen split
+            for inp in range(2):
+                for f in range(nf):
+                    for r in range(width):
+                        c = arg[k, inp, f, r]
+                        carried[inp, f, r] = fr_up[inp, f, r - c] + fr_value[inp, f, c]
+            merged, fr_up = out, carried
+        for inp in range(2):
+            for f in range(nf):
+                own, needed = rho[i] * rt[i, inp, f], need[i, inp, f]
+                for c in range(width):
+                    rt_t[i, inp, f, c] = np.inf
+                    fr_t[i, inp, f, c] = rho[i] + fr_up[inp, f, max(c - needed, 0)]
+                for c in range(needed, width):
+                    rt_t[i, inp, f, c] = own + merged[inp, f, c - needed]
+        _star(rt_t[i, 1], star[i], star_f[i])
+    anchor = np.zeros(n, dtype=np.bool_)
+    chosen = np.zeros(n, dtype=np.int64)
+    root = order[n - 1]
+    if not np.isfinite(star[root, z]):
+        return False, anchor, chosen
+    stack = [(root, 1, star_f[root, z], z)]
+    while stack:
+        i, inp, f, c = stack.pop()
+        if inp:
+            anchor[i] = True
+        chosen[i] = f
+        r = c - need[i, inp, f]
+        for kk in range(kid_ptr[i + 1] - 1, kid_ptr[i] - 1, -1):
+            k = kid_idx[kk]
+            c_k = arg[k, inp, f, r]
+            if _follow(fr_t[k, 0, f, c_k], rt[i, inp, f], rt_t[k, 0, f, c_k]) < star[k, c_k]:
+                stack.append((k, 0, f, c_k))
+            else:
+                stack.append((k, 1, star_f[k, c_k], c_k))
+            r -= c_k
+    return True, anchor, chosen
+
+
+@njit(cache=True)
+def _nsegments_kernel(rt, need, rho, z):
+    """_nsegments as one compiled loop: (feasible, frequency indices)."""
+    n, nf, width = rt.shape[0], rt.shape[2], z + 1
+    merged = np.zeros((1, 1, width))
+    best_f = np.zeros((n, width), dtype=np.int64)
+    arg = np.zeros((n, 1, 1, width), dtype=np.int64)
+    within = np.empty((nf, width))
+    value = np.empty((1, 1, width))
+    for i in range(n):
+        for f in range(nf):
+            cost = rho[i] * rt[i, 1, f]
+            for c in range(width):
+                within[f, c] = cost if need[i, 1, f] <= c else np.inf
+        _star(within, value[0, 0], best_f[i])
+        out = np.empty((1, 1, width))
+        _merge_into(merged, value, out, arg[i])
+        merged = out
+    chosen = np.zeros(n, dtype=np.int64)
+    if not np.isfinite(merged[0, 0, z]):
+        return False, chosen
+    r = z
+    for i in range(n - 1, -1, -1):
+        c_i = arg[i, 0, 0, r]
+        chosen[i] = best_f[i, c_i]
+        r -= c_i
+    return True, chosen
+
+
+def _compiled_args(grid: _Grid):
+    """The grid's tables and the tree's shape (leaves-first order, children as CSR) as arrays."""
+    kid_ptr = np.cumsum([0] + [len(k) for k in grid.kids])
+    kid_idx = np.array([k for kids in grid.kids for k in kids], dtype=np.int64)
+    return (
+        np.ascontiguousarray(grid.rt, dtype=float),
+        np.ascontiguousarray(grid.need, dtype=np.int64),
+        np.ascontiguousarray(grid.rho, dtype=float),
+        np.asarray(grid.order, dtype=np.int64),
+        kid_ptr.astype(np.int64),
+        kid_idx,
+    )
+
+
+def _found(grid: _Grid, feasible: bool, anchor, chosen):
+    return (set(np.flatnonzero(anchor).tolist()), grid.freqs[chosen]) if feasible else None
+
+
+def _exact_compiled(topology: Topology, grid: _Grid):
+    """``_exact`` compiled (``_exact_kernel``): the same configuration (tests)."""
+    rt, need, rho, order, kid_ptr, kid_idx = _compiled_args(grid)
+    upstream = np.asarray(topology.upstream, dtype=np.int64)
+    return _found(grid, *_exact_kernel(rt, need, rho, upstream, order, kid_ptr, kid_idx, grid.z))
+
+
+def _thesis_compiled(topology: Topology, grid: _Grid):
+    """``_thesis`` with the knapsack merge, compiled (``_thesis_kernel``): the same result."""
+    rt, need, rho, order, kid_ptr, kid_idx = _compiled_args(grid)
+    return _found(grid, *_thesis_kernel(rt, need, rho, order, kid_ptr, kid_idx, grid.z))
+
+
+def _nsegments_compiled(topology: Topology, grid: _Grid):
+    """``_nsegments`` compiled (``_nsegments_kernel``): the same configuration (tests)."""
+    feasible, chosen = _nsegments_kernel(
+        np.ascontiguousarray(grid.rt, dtype=float),
+        np.ascontiguousarray(grid.need, dtype=np.int64),
+        np.ascontiguousarray(grid.rho, dtype=float),
+        grid.z,
+    )
+    return (set(range(topology.n)), grid.freqs[chosen]) if feasible else None
+
+
 METHODS = {
     "exact": _exact,
     "thesis_knapsack": lambda t, g: _thesis(t, g, False),
@@ -442,17 +687,18 @@ def tree_methods(
     methods=TREE_METHODS,
 ) -> dict[str, Result]:
     """optimize_tree's exact and thesis_knapsack methods, tree_nsegments and tree_one_segment (any
-    of TREE_METHODS) on one set of grid tables, their totals from chain.compiled_result: each
-    equal to the single call (tests); the sweeps over thousands of trees use it. optimize_tree
-    stays the form fastrecover_runtime times (Fig. 4.14, FR10)."""
+    of TREE_METHODS) on one set of grid tables, the first three as compiled loops and every total
+    from chain.compiled_result: each equal to the single call (tests), about twice as fast
+    (benchmark); the sweeps over thousands of trees use it. optimize_tree stays the form
+    fastrecover_runtime times (Fig. 4.14, FR10)."""
     unknown = set(methods) - set(TREE_METHODS)
     if unknown:
         raise ValueError(f"methods must be among {', '.join(TREE_METHODS)}; got {sorted(unknown)}")
     storage, grid = _grid(topology, storage, ch_max, z, f, f_max)
     solvers = {
-        "exact": lambda: METHODS["exact"](topology, grid),
-        "thesis_knapsack": lambda: METHODS["thesis_knapsack"](topology, grid),
-        "NSegments": lambda: _nsegments(topology, grid),
+        "exact": lambda: _exact_compiled(topology, grid),
+        "thesis_knapsack": lambda: _thesis_compiled(topology, grid),
+        "NSegments": lambda: _nsegments_compiled(topology, grid),
         "1Segment": lambda: _one_segment(topology, grid, storage),
     }
     return {m: _result(topology, storage, solvers[m](), compiled_result) for m in methods}

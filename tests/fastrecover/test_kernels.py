@@ -27,7 +27,14 @@ from fastrecover.settings import CHAIN, TREE
 from fastrecover.tree import (
     _carry_rows,
     _convolve,
+    _exact,
+    _exact_compiled,
+    _grid,
+    _nsegments,
+    _nsegments_compiled,
     _place_rows,
+    _thesis,
+    _thesis_compiled,
     optimize_tree,
     tree_feasible,
     tree_methods,
@@ -177,6 +184,52 @@ def test_tree_methods_share_the_grid_and_equal_the_single_calls(seed):
     }
     with pytest.raises(ValueError, match="methods"):
         tree_methods(topology, ch_max, 20, methods=("thesis_enumeration",))
+
+
+TREE_SOLVERS = [
+    (_exact, _exact_compiled),
+    (lambda t, g: _thesis(t, g, False), _thesis_compiled),
+    (_nsegments, _nsegments_compiled),
+]
+
+
+def _same_configuration(got, expected):
+    assert (got is None) == (expected is None)
+    if expected is not None:
+        assert got[0] == set(expected[0])
+        np.testing.assert_array_equal(got[1], expected[1])
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    st.integers(1, 18),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([1, 3, 10, 20, 40]),
+    st.sampled_from([0.1, 0.3, 0.5, 0.7, 2.0]),
+    st.sampled_from([1, 5, 20, 100]),
+    st.sampled_from([0.1, 1.0, 200.0]),
+)
+def test_compiled_tree_solvers_choose_the_numpy_solvers_configuration(n, seed, z, ch_max, f, f_max):
+    # tree_methods' compiled exact DP, recurrence (3.5) and NSegments against the forms
+    # optimize_tree runs: the same anchors and frequencies, or both infeasible.
+    topology = random_tree(n, np.random.default_rng(seed))
+    _, grid = _grid(topology, None, ch_max, z, f, f_max)
+    for numpy_form, compiled in TREE_SOLVERS:
+        _same_configuration(compiled(topology, grid), numpy_form(topology, grid))
+
+
+def test_compiled_tree_solvers_break_ties_as_the_numpy_solvers():
+    # Small-integer tables: many equal totals, so every first-minimum choice is exercised.
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n, z, f = int(rng.integers(1, 9)), int(rng.integers(1, 8)), int(rng.integers(1, 4))
+        topology = random_tree(n, rng)
+        _, grid = _grid(topology, None, 0.5, z, f, 200.0)
+        grid.rt = rng.integers(0, 3, size=grid.rt.shape).astype(float)
+        grid.need = rng.integers(0, 3, size=grid.need.shape)
+        grid.rho = rng.integers(1, 3, size=n).astype(float)
+        for numpy_form, compiled in TREE_SOLVERS:
+            _same_configuration(compiled(topology, grid), numpy_form(topology, grid))
 
 
 @settings(max_examples=examples(80), deadline=None)
