@@ -54,9 +54,11 @@ def simulate_failures(
     p = topology.rho / topology.rho.sum()
     drawn = rng.choice(n, size=(failures, multiplicity), p=p)
     failed = np.zeros((failures, n), dtype=bool)
-    np.put_along_axis(failed, drawn, True, axis=1)
-    involved = (failed.astype(int) @ path.astype(int)) > 0
-    hit = (failed.astype(int) @ member.astype(int)) > 0  # (failures, S)
+    failed[np.arange(failures)[:, None], drawn] = True
+    # Counts of 0/1 products as floating matrix products (BLAS; exact for counts below 2^53).
+    as_float = failed.astype(float)
+    involved = (as_float @ path.astype(float)) > 0
+    hit = (as_float @ member.astype(float)) > 0  # (failures, S)
     per_segment = (involved * work) @ member + hit * replay
     return {
         "RT_Computational": float(per_segment.sum(axis=1).mean()),
