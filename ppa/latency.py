@@ -48,6 +48,7 @@ a fixed ``checkpoint_overhead``; its ratio to the normal computation λ/μ per s
 (checkpoint_overhead + λ·W/serialize_rate) / C / (λ/μ).
 """
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping
@@ -154,7 +155,11 @@ def _positive(name: str, value) -> float:
     return float(value)
 
 
+@functools.lru_cache(maxsize=64)
 def _flows(topology: Topology, rate: float, params: LatencyParams) -> _Flows:
+    """The flows of ``topology`` at ``rate`` (read-only arrays): one per (topology, rate,
+    params), which the latency tables and the rules ask for thousands of times. A Topology is
+    frozen and hashed by identity, LatencyParams by value."""
     index = {t: k for k, t in enumerate(topology.tasks)}
     first = next(iter(topology.operators))
     sources = np.array([index[t] for t in topology.operators[first]])
@@ -186,6 +191,8 @@ def _flows(topology: Topology, rate: float, params: LatencyParams) -> _Flows:
             f"source_replay_rate must exceed a source node's live load ({live.max():g} "
             f"tuples/s); got {params.source_replay_rate:g}"
         )
+    for array in (sources, inflow, input_rate, node):
+        array.setflags(write=False)
     return _Flows(sources, tuple(map(tuple, upstream)), inflow, input_rate, node)
 
 
