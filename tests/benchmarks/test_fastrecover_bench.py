@@ -90,10 +90,28 @@ def test_sweep_solvers_before_and_after_compiled_tables_and_totals(benchmark):
     """The sweeps' solvers against their former composition (the same functions still in use):
     chain_methods with NumPy segment tables and the model's totals (configured_result) against
     the compiled tables and compiled_result; tree_point's four single calls against tree_methods
-    on one grid; fastrecover_delta's feasibility by the exact DP against tree_feasible. CPU
+    on one grid; tree_methods' NumPy solvers (the forms optimize_tree runs) against its compiled
+    ones; fastrecover_delta's feasibility by the exact DP against tree_feasible. CPU
     milliseconds per call and the old/new ratio, reported, not asserted."""
-    from fastrecover.chain import _dp_compiled, _solve, chain_methods, segment_tables
-    from fastrecover.tree import tree_feasible, tree_methods, tree_nsegments, tree_one_segment
+    from fastrecover.chain import (
+        _dp_compiled,
+        _solve,
+        chain_methods,
+        compiled_result,
+        segment_tables,
+    )
+    from fastrecover.tree import (
+        _exact,
+        _grid,
+        _nsegments,
+        _one_segment,
+        _result,
+        _thesis,
+        tree_feasible,
+        tree_methods,
+        tree_nsegments,
+        tree_one_segment,
+    )
 
     def chain_old(topology):
         storage = Storage()
@@ -121,6 +139,21 @@ def test_sweep_solvers_before_and_after_compiled_tables_and_totals(benchmark):
     tree = random_tree(15, np.random.default_rng(0))
     pairs["tree_point solvers n=15 Z=20"] = (
         lambda: tree_old(tree),
+        lambda: tree_methods(tree, 0.5, 20),
+    )
+
+    def tree_methods_numpy(topology):
+        storage, grid = _grid(topology, None, 0.5, 20, 100, 200.0)
+        found = (
+            _exact(topology, grid),
+            _thesis(topology, grid, False),
+            _nsegments(topology, grid),
+            _one_segment(topology, grid, storage),
+        )
+        return [_result(topology, storage, f, compiled_result) for f in found]
+
+    pairs["tree_methods NumPy -> compiled solvers n=15 Z=20"] = (
+        lambda: tree_methods_numpy(tree),
         lambda: tree_methods(tree, 0.5, 20),
     )
     pairs["tree feasibility n=15 Z=20"] = (

@@ -109,3 +109,69 @@ def test_greedy_and_sa_on_100_fig14_topologies(benchmark):
         f"\nFig 14, 100 topologies x (Greedy, SA) at half the tasks: {seconds:.2f} s; "
         f"mean OF {scores[:, 0].mean():.3f} and {scores[:, 1].mean():.3f}"
     )
+
+
+def test_latency_rules_selection_and_flows_against_the_old_way(benchmark):
+    """ppa_recovery_latency's re-judging: the rules' row selection (_sel on the columns' arrays
+    against frame[mask].set_index) and latency_table with the flows computed once per (topology,
+    rate, params) against once per call (``_flows.__wrapped__``). CPU ms per call and old/new,
+    reported, not asserted."""
+    import time
+
+    import pandas as pd
+
+    from pipeline.verdicts import ppa_latency
+    from ppa import LatencyParams, Phases, latency
+    from ppa.shapes import fig6
+
+    topology, params = fig6(), LatencyParams()
+    phases = Phases.draw(topology, 200, np.random.default_rng(0))
+    grid = {
+        "rates": [1000, 2000],
+        "windows": [10, 20, 30],
+        "checkpoint_intervals": [5, 10, 30],
+        "sync_periods": [1, 5, 10],
+        "phases": phases,
+    }
+    frame = latency.latency_table(topology, failure="single", params=params, **grid)
+    where = {"scheme": "checkpoint", "period": 10.0, "rate": 2000, "window": 20}
+
+    def sel_old():
+        mask = np.ones(len(frame), dtype=bool)
+        for column, value in where.items():
+            if isinstance(value, str):
+                mask &= (frame[column] == value).to_numpy()
+            else:
+                mask &= np.isclose(frame[column].to_numpy(dtype=float), value)
+        return frame[mask].set_index("draw")["latency"].sort_index()
+
+    def table():
+        return latency.latency_table(topology, failure="correlated", params=params, **grid)
+
+    def cpu_ms(fn, calls):
+        began = time.process_time()
+        for _ in range(calls):
+            fn()
+        return 1000 * (time.process_time() - began) / calls
+
+    pd.testing.assert_series_equal(ppa_latency._sel(frame, **where), sel_old())
+    figures = {}
+    for name, old, new, calls in (
+        ("_sel", sel_old, lambda: ppa_latency._sel(frame, **where), 200),
+        ("latency_table", None, table, 10),
+    ):
+        if old is None:
+            cached = latency._flows
+            latency._flows = cached.__wrapped__  # the flows computed at every call, as before
+            try:
+                before = cpu_ms(new, calls)
+            finally:
+                latency._flows = cached
+        else:
+            before = cpu_ms(old, calls)
+        after = cpu_ms(new, calls)
+        figures.update({f"{name}: old ms": before, f"{name}: new ms": after})
+        figures[f"{name}: old/new"] = before / after
+    benchmark.extra_info.update(figures)
+    print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
+    benchmark.pedantic(table, rounds=3, iterations=1)
