@@ -14,6 +14,7 @@ never over budget. Recovery times use the failed operator's own frequency (fastr
 """
 
 import numpy as np
+from numba import njit
 
 from fastrecover.chain import Result
 from fastrecover.model import (
@@ -27,18 +28,87 @@ from fastrecover.model import (
 )
 
 
-def _cascade(eta: np.ndarray, segment: np.ndarray, start: int, step: int) -> list[int]:
-    """op_start and its neighbours in direction ``step`` in the same subchain and frequency."""
-    group, k = [start], start + step
+@njit(cache=True)
+def _pairwise_sum(values, start, n, step):
+    """np.add.reduce of values[start], values[start + step], ... (n of them): NumPy's pairwise
+    summation (eight partial sums, blocks of 128), so the same result to the last bit (tests)."""
+    if n < 8:
+        total = 0.0
+        for k in range(n):
+            total += values[start + k * step]
+        return total
+    if n <= 128:
+        r = np.empty(8)
+        for k in range(8):
+            r[k] = values[start + k * step]
+        i = 8
+        while i < n - n % 8:
+            for k in range(8):
+                r[k] += values[start + (i + k) * step]
+            i += 8
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            total += values[start + i * step]
+            i += 1
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise_sum(values, start, half, step) + _pairwise_sum(
+        values, start + half * step, n - half, step
+    )
+
+
+@njit(cache=True)
+def _cascade(eta, segment, start, step) -> int:
+    """How many of op_start and its neighbours in direction ``step`` share its subchain and
+    frequency (the group a halving or doubling of op_start moves)."""
+    k = start + step
     while 0 <= k < len(eta) and segment[k] == segment[start] and eta[k] == eta[start]:
-        group.append(k)
         k += step
-    return group
+    return (k - start) * step
 
 
-def _group_sum(values: np.ndarray, group: list[int]) -> float:
-    # np.add.reduce: np.sum's own reduction, without its dispatch (the same result).
-    return values[group[0]] if len(group) == 1 else np.add.reduce(values[group])
+@njit(cache=True)
+def _moves(eta, segment, weight, state, overhead, ch_max, max_rounds):
+    """The rounds of moves on ``eta`` (in place). Halving a group raises Σ ρ a / η by Σ ρ a / η
+    and saves half its state overhead; doubling lowers it by half and costs its state overhead
+    again; the best allowed pair (the first on ties, row-major as np.argmin) is taken."""
+    n = len(eta)
+    up, down = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    rt_up, ch_down, rt_down, ch_up = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    gain, cost = np.empty((n, n)), np.empty((n, n))
+    for _ in range(max_rounds):
+        rt_i, ch_i = weight / eta, state * eta
+        for i in range(n):
+            up[i], down[i] = _cascade(eta, segment, i, 1), _cascade(eta, segment, i, -1)
+            rt_up[i] = _pairwise_sum(rt_i, i, up[i], 1)
+            ch_down[i] = _pairwise_sum(ch_i, i, up[i], 1) / 2
+            rt_down[i] = _pairwise_sum(rt_i, i, down[i], -1) / 2
+            ch_up[i] = _pairwise_sum(ch_i, i, down[i], -1)
+        largest = 0.0
+        for i in range(n):
+            for j in range(n):
+                gain[i, j] = rt_up[i] - rt_down[j]
+                cost[i, j] = overhead - ch_down[i] + ch_up[j]
+                largest = max(largest, abs(gain[i, j]))
+        limit, tolerance = ch_max * (1 + 1e-12), -1e-12 * max(1.0, largest)
+        best, at_i, at_j = np.inf, -1, -1
+        for i in range(n):
+            for j in range(n):
+                if segment[i] == segment[j] and i < j:
+                    continue  # op_i precedes op_j in their subchain
+                if i <= j < i + up[i]:
+                    continue  # op_j is in op_i's halving group
+                if cost[i, j] <= limit and gain[i, j] < tolerance and gain[i, j] < best:
+                    best, at_i, at_j = gain[i, j], i, j
+        if at_i < 0:
+            break
+        for k in range(at_i, at_i + up[at_i]):
+            eta[k] /= 2
+        for k in range(at_j, at_j - down[at_j], -1):
+            eta[k] *= 2
+        overhead = cost[at_i, at_j]
+    return eta
 
 
 def satisfies_rsrfs(eta, anchors) -> bool:
@@ -69,37 +139,12 @@ def redistribute(
         return start
     storage = storage or Storage()
     config = start.configuration
-    n = topology.n
     segment = heads(topology, config.anchors)
     eta = np.array(config.frequencies, dtype=float)
     weight = topology.rho * recovery_time_terms(topology, config.anchors, storage)[0]  # ρ_i a_i
     state = topology.pi / storage.snapshot  # ch_i = state_i η_i + const
     overhead = total_overhead(topology, config, storage)
-    order = np.arange(n)
-    for _ in range(max_rounds):
-        halves = [_cascade(eta, segment, i, +1) for i in range(n)]
-        doubles = [_cascade(eta, segment, j, -1) for j in range(n)]
-        # Halving a group raises Σ ρ a / η by Σ ρ a / η and saves half its state overhead;
-        # doubling lowers it by half and costs its state overhead again. Each group's sums are
-        # taken over the same elements in the same order as np.sum(weight[g] / eta[g]); a
-        # group of one is its element, without the NumPy call (the loop's cost at n >= 20).
-        rt_i, ch_i = weight / eta, state * eta
-        rt_up = np.array([_group_sum(rt_i, g) for g in halves])
-        ch_down = np.array([_group_sum(ch_i, g) / 2 for g in halves])
-        rt_down = np.array([_group_sum(rt_i, g) / 2 for g in doubles])
-        ch_up = np.array([_group_sum(ch_i, g) for g in doubles])
-        gain = rt_up[:, None] - rt_down[None, :]
-        cost = overhead - ch_down[:, None] + ch_up[None, :]
-        allowed = (cost <= ch_max * (1 + 1e-12)) & (gain < -1e-12 * max(1.0, abs(gain).max()))
-        allowed &= ~((segment[:, None] == segment[None, :]) & (order[:, None] < order[None, :]))
-        for i, group in enumerate(halves):
-            allowed[i, group] = False
-        if not allowed.any():
-            break
-        i, j = np.unravel_index(np.where(allowed, gain, np.inf).argmin(), gain.shape)
-        eta[halves[i]] /= 2
-        eta[doubles[j]] *= 2
-        overhead = cost[i, j]
+    eta = _moves(eta, segment, weight, state, overhead, float(ch_max), int(max_rounds))
     final = Configuration(config.anchors, tuple(float(e) for e in eta))
     return Result(
         True,

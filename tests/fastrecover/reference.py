@@ -122,3 +122,40 @@ def convolve_numpy(acc: np.ndarray, value: np.ndarray):
     total = np.where(ok, total, np.inf)
     arg = total.argmin(axis=-1)
     return np.take_along_axis(total, arg[..., None], axis=-1)[..., 0], arg
+
+
+def rsrfs_moves_numpy(eta, segment, weight, state, overhead, ch_max, max_rounds=10_000):
+    """The vectorized NumPy form of fastrecover.rsrfs._moves (its former body): every pair
+    scored at once, group sums by np.add.reduce, the best allowed pair by argmin."""
+    eta = np.array(eta, dtype=float)
+    n = len(eta)
+
+    def cascade(start, step):
+        group, k = [start], start + step
+        while 0 <= k < n and segment[k] == segment[start] and eta[k] == eta[start]:
+            group.append(k)
+            k += step
+        return group
+
+    order = np.arange(n)
+    for _ in range(max_rounds):
+        halves = [cascade(i, +1) for i in range(n)]
+        doubles = [cascade(j, -1) for j in range(n)]
+        rt_i, ch_i = weight / eta, state * eta
+        rt_up = np.array([np.add.reduce(rt_i[g]) for g in halves])
+        ch_down = np.array([np.add.reduce(ch_i[g]) / 2 for g in halves])
+        rt_down = np.array([np.add.reduce(rt_i[g]) / 2 for g in doubles])
+        ch_up = np.array([np.add.reduce(ch_i[g]) for g in doubles])
+        gain = rt_up[:, None] - rt_down[None, :]
+        cost = overhead - ch_down[:, None] + ch_up[None, :]
+        allowed = (cost <= ch_max * (1 + 1e-12)) & (gain < -1e-12 * max(1.0, abs(gain).max()))
+        allowed &= ~((segment[:, None] == segment[None, :]) & (order[:, None] < order[None, :]))
+        for i, group in enumerate(halves):
+            allowed[i, group] = False
+        if not allowed.any():
+            break
+        i, j = np.unravel_index(np.where(allowed, gain, np.inf).argmin(), gain.shape)
+        eta[halves[i]] /= 2
+        eta[doubles[j]] *= 2
+        overhead = cost[i, j]
+    return eta

@@ -276,3 +276,26 @@ def test_runtime_point_times_one_run_and_rejects_an_unknown_shape_or_repeat_coun
         experiments.runtime_point(dict(params, shape="ring"), np.random.default_rng(0))
     with pytest.raises(ValueError, match="repeats"):
         experiments.runtime_point(dict(params, repeats=0), np.random.default_rng(0))
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(2, 35), st.integers(0, 2**32 - 1), st.sampled_from([0.2, 0.4, 0.6]))
+def test_compiled_rsrfs_moves_equal_the_numpy_moves(n, seed, ch_max):
+    from fastrecover.model import heads, recovery_time_terms, total_overhead
+    from fastrecover.rsrfs import _moves
+    from tests.fastrecover.reference import rsrfs_moves_numpy
+
+    topology = random_chain(n, np.random.default_rng(seed))
+    start = optimize_chain(topology, ch_max, 60)
+    if not start.feasible:
+        return
+    config, storage = start.configuration, Storage()
+    args = (
+        np.array(config.frequencies, dtype=float),
+        heads(topology, config.anchors),
+        topology.rho * recovery_time_terms(topology, config.anchors, storage)[0],
+        topology.pi / storage.snapshot,
+        total_overhead(topology, config, storage),
+        ch_max,
+    )
+    np.testing.assert_array_equal(_moves(*args, 10_000), rsrfs_moves_numpy(*args))
