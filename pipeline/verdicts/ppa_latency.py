@@ -645,8 +645,8 @@ def rejudged(
     judged at the joint ``corners`` (of ``assumptions``' ranges).
 
     Every alternative uses all the draws: the model is vectorized over draws, so the cost is in
-    the rules (about 7 s of CPU for all 18 alternatives at 200 draws, little less at 50), and
-    fewer draws would save little while widening the CIs a flip is read on."""
+    the rules (about 7 s of CPU for all 18 alternatives at 200 draws), and fewer draws would
+    save little while widening the CIs a flip is read on."""
     defaults = {a.name: getattr(params, a.name) for a in (*assumptions, *cpu_assumptions)}
     for a in (*assumptions, *cpu_assumptions):
         if a.default != defaults[a.name]:
