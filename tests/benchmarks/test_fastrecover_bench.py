@@ -91,7 +91,8 @@ def test_sweep_solvers_before_and_after_compiled_tables_and_totals(benchmark):
     chain_methods with NumPy segment tables and the model's totals (configured_result) against
     the compiled tables and compiled_result; tree_point's four single calls against tree_methods
     on one grid; tree_methods' NumPy solvers (the forms optimize_tree runs) against its compiled
-    ones; fastrecover_delta's feasibility by the exact DP against tree_feasible. CPU
+    ones; RSRFS's moves as the former NumPy loop (tests/fastrecover/reference.py) against the
+    compiled one; fastrecover_delta's feasibility by the exact DP against tree_feasible. CPU
     milliseconds per call and the old/new ratio, reported, not asserted."""
     from fastrecover.chain import (
         _dp_compiled,
@@ -155,6 +156,24 @@ def test_sweep_solvers_before_and_after_compiled_tables_and_totals(benchmark):
     pairs["tree_methods NumPy -> compiled solvers n=15 Z=20"] = (
         lambda: tree_methods_numpy(tree),
         lambda: tree_methods(tree, 0.5, 20),
+    )
+    from fastrecover.model import heads, recovery_time_terms, total_overhead
+    from fastrecover.rsrfs import _moves
+    from tests.fastrecover.reference import rsrfs_moves_numpy
+
+    chain = random_chain(25, np.random.default_rng(1))
+    config, storage = optimize_chain(chain, 0.4, 60).configuration, Storage()
+    moves = (
+        np.array(config.frequencies, dtype=float),
+        heads(chain, config.anchors),
+        chain.rho * recovery_time_terms(chain, config.anchors, storage)[0],
+        chain.pi / storage.snapshot,
+        total_overhead(chain, config, storage),
+        0.4,
+    )
+    pairs["RSRFS moves NumPy -> compiled n=25"] = (
+        lambda: rsrfs_moves_numpy(*moves),
+        lambda: _moves(moves[0].copy(), *moves[1:], 10_000),
     )
     pairs["tree feasibility n=15 Z=20"] = (
         lambda: optimize_tree(tree, 0.5, 20).feasible,
