@@ -180,6 +180,25 @@ def _check_trace_rate(workload: pd.Series, s: Scenario, path: Path) -> None:
         )
 
 
+def trace_min_seconds(levels: int, method) -> int:
+    """The shortest trace Khaos's phase 1 can place ``levels`` failure points on
+    (:func:`khaos.method.failure_points`): ``skip_s`` skipped at both ends and the points
+    ``min_separation_s`` apart, 2 skip_s + (levels - 1) min_separation_s + 1 seconds."""
+    return 2 * method.skip_s + (levels - 1) * method.min_separation_s + 1
+
+
+def _check_trace_length(workload: pd.Series, levels: int, method, path: Path) -> None:
+    """Refuses, when it is read, a trace too short for phase 1 (:func:`trace_min_seconds`)."""
+    need = trace_min_seconds(levels, method)
+    if len(workload) < need:
+        raise ValueError(
+            f"trace {path.name}: {len(workload):,} s long; the Khaos method needs at least "
+            f"{need:,} s for levels = {levels} (2 x {method.skip_s} s skipped at the ends + "
+            f"(levels - 1) x {method.min_separation_s} s between failure points): give a longer "
+            f"trace or a smaller -p levels=N (>= 2)"
+        )
+
+
 # -- the simulated job of a scenario ------------------------------------------------------------
 class Job:
     """The simulated job of a scenario on its workload: ``setup`` (:func:`to_khaos`), ``sim``
@@ -204,6 +223,7 @@ class Job:
             path = Path(trace).resolve()
             self.workload = read_trace(path)
             _check_trace_rate(self.workload, s, path)
+            _check_trace_length(self.workload, levels, setup.method, path)
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
             self.source = {"trace": str(path), "trace_sha256": digest}
             self.failure_seconds = trace_failures(self.workload, s)
