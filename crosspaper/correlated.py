@@ -58,8 +58,10 @@ ASSUMPTIONS = {
     "then as many new nodes as they need, delays of the scenario's law scaled by delay_factor, "
     "requested at detection",
     "detection": f"{DETECTION_S} s after the failure for every scheme (incremental engine default)",
-    "PPA replicas": "crosspaper.replication: a replica runs on the node after its primary's "
-    "(ppa.replica_domain = same) and fails with it, or in another failure domain (separate); "
+    "PPA replicas": "crosspaper.replication: a replica runs on the next job node with room under "
+    "the CPU cap, else on an extra node (ppa.replica_domain = same) and fails with it: a "
+    "plan's correlated failure takes k of the N + E nodes it occupies, each equally likely; "
+    "or in another failure domain (separate), never failing; "
     "only a virtual sink never fails, so it is outside the plans' budget",
     "PPA passive tasks": "each restarts where the one rule puts it (crosspaper.recovery."
     "task_waits), then recovers like a restarted partition; a task with a live replica is back "
@@ -152,6 +154,8 @@ def setup(name: str) -> dict:
         "load": load,
         "ppa_topology": ppa_topology,
         "plans": plans,
+        # replicas' extra nodes failing with the job's (replica_domain same; 0: separate)
+        "extra": {scheme: replication.extra_nodes(s, plan) for scheme, plan in plans.items()},
         "multilevel": ml,
         "interval": float(remote_only.T),  # remote checkpoints of incremental, blocking, PPA
         "job": recovery.job_of(s),
@@ -249,6 +253,12 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     u_checkpoint = rng.random()
     ml = su["multilevel"]
     geometric = rng.geometric(ml.p[-1])
+    # node priorities for the PPA plans whose replicas' extra nodes fail with the job: the job
+    # nodes' are sorted uniforms in perm's order (iid, and perm[:k] stays the k lowest), the
+    # extra nodes' their own; a plan's failure is its k lowest over job + extra nodes
+    priority = np.empty(len(su["candidates"]))
+    priority[perm] = np.sort(rng.random(len(su["candidates"])))
+    extra_priority = rng.random(max(su["extra"].values(), default=0))
     failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
     acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
     # the one restart-location rule (crosspaper.recovery.restart_plan, as cross_frontier): the
@@ -265,7 +275,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     rows, common = [], {"failed_nodes": ",".join(failed_nodes)}
 
-    def emit(scheme, times, avail, failed_queries, exact=None):
+    def emit(scheme, times, avail, failed_queries, exact=None, common=common):
         """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
         rows.extend(
             _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
@@ -312,19 +322,28 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             for q, t in back.items()
         )
     # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one rule.
-    failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in failed_nodes)
+    n_job = s.resources.nodes
+    job_index = [int(c[1:]) for c in su["candidates"]]
     for scheme, plan in su["plans"].items():
-        switched = replication.active_tasks(s, plan, order)  # need no place to restart
-        waits = recovery.task_waits(s, order, standby, acquisition, switched)
+        extra = n_job + np.arange(su["extra"][scheme])
+        every = np.concatenate([job_index, extra]).astype(int)
+        mine = every[np.argsort(np.concatenate([priority, extra_priority[: len(extra)]]))[:k]]
+        mine = [int(x) for x in mine]  # this plan's k failed nodes, lowest priority first
+        jobs_down = [x for x in mine if x < n_job]
+        down = {f"n{x}" for x in jobs_down}
+        failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in down)
+        switched = replication.active_tasks(s, plan, mine)  # need no place to restart
+        waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
         passive_back = {
             t: _recovered(su, lost["incremental"], DETECTION_S + w + restart)
             for t, w in waits.items()
         }
-        back = replication.failure(s, su["ppa_topology"], plan, order, passive_back)["back"]
+        back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)
         failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
         exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
-        emit(scheme, times, avail, failed_queries, exact)
+        plan_common = {"failed_nodes": ",".join(f"n{x}" for x in sorted(mine))}
+        emit(scheme, times, avail, failed_queries, exact, plan_common)
         for task, acc in per_query.items():
             if acc[0] < 1:
                 exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]
@@ -334,7 +353,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
                         scheme=scheme,
                         query=task.split("[")[0],
                         recovery_s=float(exact),
-                        **common,
+                        **plan_common,
                     )
                 )
     if params["engine"]:

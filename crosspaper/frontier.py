@@ -333,14 +333,25 @@ def wait_weights(s: S.Scenario, kind: str, standby: int) -> list[tuple[float, fl
     return [(R.acquired_wait_s(s, *mn), p) for mn, p in _remember(_WAITS, key, shares).items()]
 
 
-def failed_node_draws(s: S.Scenario, kind: str, draws: int, rng) -> list[tuple[int, ...]]:
-    """Node sets (0-based) failing: ``process`` and ``single`` = every node once (exact
-    average), ``correlated`` = ``draws`` random subsets of correlated_nodes nodes."""
+def failed_node_draws(
+    s: S.Scenario, kind: str, draws: int, rng, extra: int = 0
+) -> list[tuple[int, ...]]:
+    """Node sets (0-based) failing: ``process`` and ``single`` = every job node once (exact
+    average; an extra node failing alone holds PPA replicas only and loses no output),
+    ``correlated`` = ``draws`` random subsets of correlated_nodes = k of the N job nodes and
+    ``extra`` nodes N .. N + extra - 1 that fail with them (PPA replicas' extra nodes,
+    replication.extra_nodes), every node equally likely. Each subset takes k uniforms whatever
+    ``extra`` (sequential draws without replacement), so the acquisition draws after them stay
+    common random numbers across PPA plans."""
     n = s.resources.nodes
     if kind in ("process", "single"):
         return [(i,) for i in range(n)]
-    k = s.failures.correlated_nodes
-    return [tuple(sorted(rng.choice(n, size=k, replace=False).tolist())) for _ in range(draws)]
+    k, m = s.failures.correlated_nodes, n + int(extra)
+    out = []
+    for _ in range(draws):
+        pool = list(range(m))
+        out.append(tuple(sorted(pool.pop(int(u * (m - i))) for i, u in enumerate(rng.random(k)))))
+    return out
 
 
 def _row(label, overhead, losses, recoveries, *, checkpoint_share, reserved_nodes, **own):
@@ -712,16 +723,18 @@ def ppa_point(params: dict, rng) -> dict:
         return _expected_recovery_s(T, wait + c.remote_restart_s, qjob, "worst")
 
     losses, recoveries, tentative = {}, {}, {}
+    extra = replication.extra_nodes(s, plan)  # replicas' nodes failing with the job's
     for kind in KINDS:
-        sets = failed_node_draws(s, kind, int(params.get("draws", 20)), rng)
+        sets = failed_node_draws(s, kind, int(params.get("draws", 20)), rng, extra)
         lost, credit, full = [], [], []
         for nodes in sets:
             draws = acquisition_draws(s, len(nodes), rng)
             switched = replication.active_tasks(s, plan, nodes)  # no place needed
+            job_nodes = tuple(k for k in nodes if k < s.resources.nodes)  # hold job tasks
             if kind == "process":
-                waits = dict.fromkeys(R.failed_tasks(s, nodes, switched)[0], 0.0)
+                waits = dict.fromkeys(R.failed_tasks(s, job_nodes, switched)[0], 0.0)
             else:
-                waits = R.task_waits(s, nodes, standby, draws, switched)
+                waits = R.task_waits(s, job_nodes, standby, draws, switched)
             exact, tent, _ = _ppa_failure(
                 s, topology, plan, nodes, {t: recover(w) for t, w in waits.items()}
             )

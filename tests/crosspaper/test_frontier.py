@@ -678,3 +678,50 @@ def test_front_fails_on_tentative_credit(tmp_path):
     assert F.mark_front(rows)["pareto"].all()
     rows.loc[1, "unavailability_s_per_h"] = ppa["own_tentative_s_per_h"]
     assert F.mark_front(rows)["pareto"].tolist() == [False, True]
+
+
+def _separate_replicas(tmp_path) -> str:
+    """incremental_fig9 with its PPA replicas in another failure domain (and its source)."""
+    return _edited(
+        tmp_path,
+        "incremental_fig9",
+        ("virtual_sink = true", 'virtual_sink = true\nreplica_domain = "separate"'),
+        ("[sources]\n", '[sources]\n"ppa.replica_domain" = "assumption: a test"\n'),
+    )
+
+
+def test_replicas_on_extra_nodes_fail_with_a_correlated_failure(tmp_path):
+    """rev20c #2: PPA-1.0's replicas on Fig 9 sit mostly on extra nodes (index >= N), which the
+    job's failures (drawn over its N nodes) never took, so replica_domain "same" behaved as
+    "separate". A correlated failure of k nodes now draws over all N + E nodes the job occupies,
+    each equally likely (k / (N + E)); "separate" keeps every replica outside the failures."""
+    from crosspaper import replication as P
+
+    s = S.load("incremental_fig9")
+    topology, _ = S.to_ppa(s)
+    plan = F._plan(topology, 1.0)
+    n, k, extra = s.resources.nodes, s.failures.correlated_nodes, P.extra_nodes(s, plan)
+    assert extra >= 1 and P.replica_cost(s, plan)[1] == extra
+    sets = F.failed_node_draws(s, "correlated", 4000, np.random.default_rng(1), extra)
+    counts = np.bincount(np.concatenate(sets), minlength=n + extra)
+    share, p = counts / len(sets), k / (n + extra)
+    assert len(counts) == n + extra and all(len(set(x)) == k for x in sets)
+    np.testing.assert_allclose(share, p, atol=4 * math.sqrt(p * (1 - p) / len(sets)))
+    # the same uniforms whatever the extra nodes: the acquisition draws after them stay common
+    a, b = np.random.default_rng(2), np.random.default_rng(2)
+    F.failed_node_draws(s, "correlated", 5, a, 0), F.failed_node_draws(s, "correlated", 5, b, 9)
+    assert a.random() == b.random()
+    separate = _separate_replicas(tmp_path)
+    assert P.extra_nodes(S.load(separate), plan) == 0
+
+
+def test_ppa_loss_fails_on_replicas_outside_the_correlated_failure(tmp_path):
+    """The planted old behaviour ("same" as "separate"): PPA-1.0 on Fig 9 loses more to a
+    correlated failure when its replicas' nodes fail with the job's than in another domain, on
+    the same draws; single-node failures (an extra node alone loses no output) are unchanged."""
+    separate = _separate_replicas(tmp_path)
+    rng = np.random.default_rng
+    same = F.ppa_point({"scenario": "incremental_fig9", "fraction": 1.0, "draws": 20}, rng(0))
+    apart = F.ppa_point({"scenario": separate, "fraction": 1.0, "draws": 20}, rng(0))
+    assert same["loss_correlated_s"] > apart["loss_correlated_s"] + 1.0
+    assert same["loss_single_s"] == pytest.approx(apart["loss_single_s"])
