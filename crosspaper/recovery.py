@@ -235,6 +235,14 @@ def acquired_wait_s(s, m: int, n: int) -> float:
     return r.acquisition_low_s + (r.acquisition_high_s - r.acquisition_low_s) * m / (n + 1)
 
 
+def acquisition_upper_s(s) -> float:
+    """The longest wait for one acquired node under the scenario's law: uniform a..b: b; fixed:
+    a. The per-recovery QoS bounds every recovery, so it is judged with this wait (rev20c #4),
+    never with the law's mean."""
+    r = s.resources
+    return r.acquisition_low_s if r.acquisition_law == "fixed" else r.acquisition_high_s
+
+
 def node_failure_wait_s(s) -> float:
     """Expected wait (s) for a place after a single node failure of scenario ``s`` under the one
     rule (``restart_plan`` with its resources.standby_nodes), over every node failing once: what
@@ -242,6 +250,16 @@ def node_failure_wait_s(s) -> float:
     standby = s.resources.standby_nodes
     n = s.resources.nodes
     return sum(acquired_wait_s(s, *acquired_nodes(s, (k,), standby)) for k in range(n)) / n
+
+
+def node_failure_worst_wait_s(s) -> float:
+    """The longest wait (s) for a place after a single node failure of scenario ``s`` under the
+    one rule: the acquisition law's upper end (acquisition_upper_s) where some node's failure
+    needs an acquired node, else 0: what cross_interval's QoS adds to the restart (rev20c #4:
+    the limit bounds every recovery, not the mean one)."""
+    standby = s.resources.standby_nodes
+    waits = any(acquired_nodes(s, (k,), standby)[0] > 0 for k in range(s.resources.nodes))
+    return acquisition_upper_s(s) if waits else 0.0
 
 
 def task_waits(s, failed_nodes, standby: int, draws, skip=frozenset()) -> dict[str, float]:

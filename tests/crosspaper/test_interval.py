@@ -259,7 +259,7 @@ def test_decision_map_covers_the_grid_and_marks_infeasible(ysb):
     class FakeJob:  # a Job's fields without loading the day
         scenario, peak = s, 91_420.0
 
-    FakeJob.sim = sim
+    FakeJob.sim = FakeJob.qos_sim = sim
     table = I.decision_map(FakeJob, [0.1, 1.0, 10.0], [0.4, 1.0, 1.3])
     assert len(table) == 9
     assert set(table["status"]) <= {"optimum meets QoS", "QoS binds", "infeasible"}

@@ -163,3 +163,13 @@ def test_task_waits_take_the_first_arrivals_of_the_nodes_requested():
     assert R.acquired_wait_s(s, 3, 8) == pytest.approx(120 + 240 * 3 / 9)
     with pytest.raises(ValueError, match="draws"):
         R.task_waits(s, nodes, 0, draws[:5])
+
+
+def test_cross_interval_qos_wait_fails_on_judging_the_mean():
+    """rev20c #4: cross_interval's QoS added the mean wait for a node to the restart. The limit
+    bounds every recovery: the longest wait (the acquisition law's upper end) where some node's
+    failure needs a new node (Fig 9: 360 s, mean below 300 s), none where a standby node or the
+    survivors take every node's tasks (khaos_iot)."""
+    fig9, iot = S.load("incremental_fig9"), S.load("khaos_iot")
+    assert R.node_failure_worst_wait_s(fig9) == 360.0 > 300.0 > R.node_failure_wait_s(fig9)
+    assert R.node_failure_worst_wait_s(iot) == 0.0 == R.node_failure_wait_s(iot)
