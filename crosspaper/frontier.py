@@ -236,6 +236,31 @@ def qos_job(params: dict, s: S.Scenario) -> R.Job:
     return R.job_of(s, qos_load(params["scenario"], LOAD_QUANTILE if q is None else float(q)))
 
 
+# How a checkpoint's cost c is read, one reading for the x axis, feasibility and catch-up:
+# "blocking" (default: the template's definition, c = processing time lost per checkpoint) gives
+# normal-time capacity C (1 - c/T), feasible only while c/T < 1 - a/C, and recoveries catch up
+# at C (1 - c/T); "async" (c costs latency, not throughput: Flink's asynchronous snapshots)
+# keeps capacity C and needs only c/T < 1. The sensitivity judges every headline under both.
+COST_READINGS = ("blocking", "async")
+
+
+def cost_reading(params: dict) -> str:
+    """The point's reading of the checkpoint cost (``cost_reading``; COST_READINGS[0] if unset)."""
+    reading = params.get("cost_reading") or COST_READINGS[0]
+    if reading not in COST_READINGS:
+        raise ValueError(f"cost_reading must be one of {COST_READINGS}; got {reading!r}")
+    return reading
+
+
+def catch_up(job: R.Job, busy: float, reading: str) -> R.Job:
+    """The job as its recoveries and feasibility see it with checkpoints busy for the share
+    ``busy`` of the time: "blocking" C (1 - busy) (none left at busy >= 1: a vanishing capacity,
+    infeasible), "async" C."""
+    if reading == "async":
+        return job
+    return replace(job, capacity=job.capacity * max(1.0 - busy, 1e-12))
+
+
 def scenario_of(params: dict) -> tuple[S.Scenario, str]:
     """(the point's scenario with its factors applied, its failure timing)."""
     s = _loaded(params["scenario"])
@@ -390,7 +415,8 @@ def _row(label, overhead, losses, recoveries, *, checkpoint_share, reserved_node
 def progresses(busy: float) -> bool:
     """Whether checkpoints busy for the share ``busy`` of the time leave any to process: c/T < 1
     for a checkpoint costing c every T (the rule multilevel's U > 0 needs, T > Σ p_l c_l,
-    Eq. (13)); FastRecover's operators checkpoint apart, so its max_i ch_i."""
+    Eq. (13)); FastRecover's operators checkpoint apart, so its max_i ch_i. Under the blocking
+    reading the points also need a catch_up job that drains (C (1 - busy) > a: c/T < 1 - a/C)."""
     return busy < 1.0
 
 
@@ -440,27 +466,26 @@ def qos_interval(params: dict) -> float:
     s, _ = scenario_of(params)
     job, standby, limit = qos_job(params, s), s.resources.standby_nodes, s.qos.recovery_s
     kinds = [k for k, v in per_hour(s).items() if v > 0 and k != "correlated"]
+    reading, c = cost_reading(params), s.checkpoint.remote_cost_s
 
     def meets(T: int) -> bool:
-        rec = _single_level(s, float(T), "qos", standby, job)
+        busy = c / T
+        if not progresses(busy):
+            return False
+        rec = _single_level(s, float(T), "qos", standby, catch_up(job, busy, reading))
         return all(rec[k] <= limit for k in kinds)
 
-    if not meets(1):
-        return math.nan
-    low, high = 1, MAX_INTERVAL_S  # meets(low) holds; find the last T that does
-    if meets(high):
-        return float(high)
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (mid, high) if meets(mid) else (low, mid)
-    return float(low)
+    # the longest T meeting it, scanned down: under the blocking reading short intervals catch
+    # up slower too, so the recovery is not monotone in T (bisection would not do)
+    return next((float(T) for T in range(MAX_INTERVAL_S, 0, -1) if meets(T)), math.nan)
 
 
 def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
     standby = s.resources.standby_nodes
-    loss = _single_level(s, interval_s, timing, standby, R.job_of(s))
-    qos = _single_level(s, interval_s, "qos", standby, qos_job(params, s))
-    share = s.checkpoint.remote_cost_s / interval_s
+    share, reading = s.checkpoint.remote_cost_s / interval_s, cost_reading(params)
+    job = catch_up(R.job_of(s), share, reading)
+    loss = _single_level(s, interval_s, timing, standby, job)
+    qos = _single_level(s, interval_s, "qos", standby, catch_up(qos_job(params, s), share, reading))
     return _finish(
         _row(
             label,
@@ -472,7 +497,7 @@ def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
             **own,
         ),
         s,
-        R.job_of(s).feasible and progresses(share),
+        job.feasible and progresses(share),
     )
 
 
@@ -503,7 +528,8 @@ def multilevel_point(params: dict, rng) -> dict:
     p = np.array([p1, 1.0 - p1]) if levels == 2 else np.array([1.0])
     c = s.checkpoint
     cost = p1 * c.local_cost_s + (1 - p1) * c.remote_cost_s
-    job, standby = R.job_of(s), s.resources.standby_nodes
+    reading = cost_reading(params)
+    job, standby = catch_up(R.job_of(s), cost / T, reading), s.resources.standby_nodes
 
     def per_kind(job: R.Job, timing: str) -> dict:
         # only levels in use: an infinite recovery at p = 0 would give 0 x inf = NaN
@@ -536,7 +562,8 @@ def multilevel_point(params: dict, rng) -> dict:
             out[kind] = _expected_recovery_s(remote, down, job, "worst")
         return out
 
-    losses, recoveries = per_kind(job, timing), worst_kind(qos_job(params, s))
+    qjob = catch_up(qos_job(params, s), cost / T, reading)
+    losses, recoveries = per_kind(job, timing), worst_kind(qjob)
     u = float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
     return _finish(
         _row(
@@ -591,7 +618,9 @@ def fastrecover_point(params: dict, rng) -> dict:
     _, restore_min = recovery_time_terms(topo, config.anchors, storage)
     interval_s = 60.0 / np.asarray(config.frequencies, dtype=float)
     ops = s.topology.operators
-    job, qjob, c = R.job_of(s), qos_job(params, s), s.checkpoint
+    busy, reading = float(ch.max()), cost_reading(params)  # the busiest operator's share
+    job = catch_up(R.job_of(s), busy, reading)
+    qjob, c = catch_up(qos_job(params, s), busy, reading), s.checkpoint
     # r1 + the path's restore after every failure: r2 - r1 is the remote download, which
     # FastRecover prices itself as the restore b_i (Eq. (3.2)); r2 + b_i would count it twice.
     restart = c.local_restart_s
@@ -754,10 +783,11 @@ def ppa_point(params: dict, rng) -> dict:
     fraction = float(params["fraction"])
     plan = _plan(topology, fraction)
     standby = s.resources.standby_nodes
-    job, c = R.job_of(s), s.checkpoint
+    c, reading = s.checkpoint, cost_reading(params)
     T = c.interval_s
-
-    qjob = qos_job(params, s)
+    share = c.remote_cost_s / T
+    job = catch_up(R.job_of(s), share, reading)
+    qjob = catch_up(qos_job(params, s), share, reading)
 
     @cache
     def recover(wait: float) -> float:
@@ -795,7 +825,6 @@ def ppa_point(params: dict, rng) -> dict:
         tentative[kind] = float(np.mean(credit))
     lam = per_hour(s)
     cpu, nodes_needed = replication.replica_cost(s, plan)
-    share = c.remote_cost_s / T
     return _finish(
         _row(
             f"PPA-{fraction:g}",
@@ -873,7 +902,10 @@ def incremental_point(params: dict, rng) -> dict:
         load[k] += s.topology.operator(op).cpu_share
     outputs = [op for op in s.topology.operators if op.output]
     total_priority = s.papers["incremental"]["priority"] * sum(op.parallelism for op in outputs)
-    job, qjob, c = R.job_of(s), qos_job(params, s), s.checkpoint
+    c, reading = s.checkpoint, cost_reading(params)
+    share = c.remote_cost_s / c.interval_s
+    job = catch_up(R.job_of(s), share, reading)
+    qjob = catch_up(qos_job(params, s), share, reading)
 
     @cache
     def recover(placed: float) -> float:
@@ -907,7 +939,6 @@ def incremental_point(params: dict, rng) -> dict:
             full.append(max((recover_qos(placed) for _, placed, _ in placed_qos), default=0.0))
         # the QoS bounds every recovery: the worst failed set, not the mean
         losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.max(full))
-    share = c.remote_cost_s / c.interval_s
     return _finish(
         _row(
             f"+{extra} standby",
@@ -972,7 +1003,7 @@ def grid(
     every point carries its scenario's ``digest`` (``Scenario.digest``) beside its name."""
     if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
         raise ValueError(f"draws must be an integer >= 1; got {draws!r}")
-    allowed = (*FACTORS, "timing", "load_quantile")
+    allowed = (*FACTORS, "timing", "load_quantile", "cost_reading")
     unknown = set(factors) - set(allowed)
     if unknown:
         raise ValueError(f"factors must be among {allowed}; got {sorted(unknown)}")
@@ -1159,6 +1190,7 @@ SENSITIVITY = (
     ("failure rate", "rate_factor", (0.1, 10.0)),
     ("headroom", "headroom_factor", (0.7, 1.3)),
     ("checkpoint cost", "cost_factor", (0.1, 10.0)),
+    ("checkpoint cost reading", "cost_reading", ("async",)),
     ("failure timing", "timing", ("worst",)),
     ("acquisition delay", "delay_factor", (0.5, 2.0)),
     ("process failures", "process_factor", (0.0,)),
@@ -1239,7 +1271,7 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
         first = g.iloc[0]
         params = {
             k: first[k]
-            for k in ("scenario", *FACTORS, "load_quantile")
+            for k in ("scenario", *FACTORS, "load_quantile", "cost_reading")
             if k in g and not (isinstance(first[k], float) and math.isnan(first[k]))
         }
         rows.append(

@@ -2,6 +2,7 @@
 their definitions, and each approach's point against a property its model must have."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -89,9 +90,13 @@ def test_same_failure_loses_the_same_under_every_checkpoint_scheme(name):
     """The review found 55 / 96 / 180 s for one 60 s remote checkpoint on YSB: one model now."""
     s = S.load(name)
     rows = [
-        F.multilevel_point({"scenario": name, "T_s": 60.0, "p1": 0.0}, None),
-        F.khaos_point({"scenario": name, "ci_s": 60}, None),
-        F.baseline_point({"scenario": name, "T_s": 60.0, "baseline": "x"}, None),
+        F.multilevel_point(
+            {"cost_reading": "async", "scenario": name, "T_s": 60.0, "p1": 0.0}, None
+        ),
+        F.khaos_point({"cost_reading": "async", "scenario": name, "ci_s": 60}, None),
+        F.baseline_point(
+            {"cost_reading": "async", "scenario": name, "T_s": 60.0, "baseline": "x"}, None
+        ),
     ]
     job, c = R.job_of(s), s.checkpoint
     # full nodes (0.78 of a 0.8 cap): the 2 failed nodes' tasks take the standby node and the
@@ -159,14 +164,18 @@ def test_fastrecover_point_leaves_the_source_log_out():
     import fastrecover as fr
 
     rng = np.random.default_rng(3)
-    row = F.fastrecover_point({"scenario": "khaos_ysb", "ch_max": 1.0, "draws": 3}, rng)
+    row = F.fastrecover_point(
+        {"cost_reading": "async", "scenario": "khaos_ysb", "ch_max": 1.0, "draws": 3}, rng
+    )
     topo, storage, _, _ = S.to_fastrecover(S.load("khaos_ysb"))
     source_log = storage.delta_log(topo.rates[0] * topo.theta[0])
     assert row["feasible"] and row["own_ch_all"] <= 1.0 + source_log + 1e-9
     # Every operator's snapshots charged whole (Σ ch_i), the source's log left out.
     assert row["overhead"] == pytest.approx(row["own_ch_all"] - source_log)
     assert row["loss_single_s"] > S.load("khaos_ysb").checkpoint.local_restart_s
-    more = F.fastrecover_point({"scenario": "khaos_ysb", "ch_max": 8.0, "draws": 3}, rng)
+    more = F.fastrecover_point(
+        {"cost_reading": "async", "scenario": "khaos_ysb", "ch_max": 8.0, "draws": 3}, rng
+    )
     assert more["unavailability_s_per_h"] <= row["unavailability_s_per_h"] + 1e-6
     assert isinstance(storage, fr.Storage)
 
@@ -199,15 +208,17 @@ def test_fastrecover_fails_on_a_cheaper_charge(name):
 
 
 def test_feasible_fails_on_checkpoints_that_leave_no_time_to_process():
-    """rev20b HIGH 2: a checkpoint costing c >= T leaves no time to process under every scheme
-    (multilevel's U = 0), not only multilevel: khaos, the baselines, PPA and incremental at
-    c/T = 5 (cost x10) and FastRecover where an operator's ch_i >= 1 are infeasible; the same
-    points just below c/T = 1 stay feasible."""
+    """rev20b HIGH 2 and rev20c #3: a checkpoint costing c >= T leaves no time to process under
+    every scheme (multilevel's U = 0): khaos, the baselines, PPA and incremental at c/T = 5
+    (cost x10) and FastRecover where an operator's ch_i >= 1 are infeasible. Under the default
+    blocking reading (c = processing time lost per checkpoint, the template's definition) the
+    job also needs C (1 - c/T) > a, c/T < 1 - a/C: the old test asserted YSB at CI = 51 s with
+    c = 50 s feasible (98% busy while the input needs 56% of C); it is feasible only under the
+    asynchronous reading (c/T < 1)."""
     ysb = {"scenario": "khaos_ysb", "cost_factor": 10.0}  # c = 50 s
     fig9 = {"scenario": "incremental_fig9"}
     c9 = S.load("incremental_fig9").checkpoint
     blocked = 1.01 * c9.interval_s / c9.remote_cost_s  # c/T = 1.01 at the scenario's T
-    calm = 0.99 * c9.interval_s / c9.remote_cost_s
     for point, params in (
         (F.khaos_point, {**ysb, "ci_s": 10, "replay": False}),
         (F.baseline_point, {**ysb, "T_s": 10.0, "baseline": "x"}),
@@ -216,15 +227,53 @@ def test_feasible_fails_on_checkpoints_that_leave_no_time_to_process():
         (F.incremental_point, {**fig9, "extra_standby": 0, "draws": 2, "cost_factor": blocked}),
         (F.fastrecover_point, {"scenario": "khaos_ysb", "ch_max": 2.0, "draws": 2}),
     ):
-        row = point(params, np.random.default_rng(0))
-        assert not row["feasible"] and not row["meets_qos_single"], params
-    assert F.khaos_point({**ysb, "ci_s": 51, "replay": False}, None)["feasible"]
+        for reading in F.COST_READINGS:
+            row = point({**params, "cost_reading": reading}, np.random.default_rng(0))
+            assert not row["feasible"] and not row["meets_qos_single"], (params, reading)
+    slow = {**ysb, "ci_s": 51, "replay": False}
+    assert not F.khaos_point(slow, None)["feasible"]  # blocking: 98% busy, 56% needed
+    assert F.khaos_point({**slow, "cost_reading": "async"}, None)["feasible"]
+    s = S.load("khaos_ysb")
+    room = 1.0 - s.topology.input_rate / s.checkpoint.catch_up_rate  # c/T must stay below
+    c = s.checkpoint.remote_cost_s
+    below, above = math.ceil(c / room) + 0.5, math.floor(c / room) - 0.5
+    assert c / below < room < c / above
+    ok = F.baseline_point({"scenario": "khaos_ysb", "T_s": below, "baseline": "x"}, None)
+    no = F.baseline_point({"scenario": "khaos_ysb", "T_s": above, "baseline": "x"}, None)
+    assert ok["feasible"] and not no["feasible"]
+    calm = 0.5 * room * c9.interval_s / c9.remote_cost_s  # c/T at half the room of fig9's
     for point, params in (
         (F.ppa_point, {**fig9, "fraction": 0.0, "draws": 2, "cost_factor": calm}),
         (F.incremental_point, {**fig9, "extra_standby": 0, "draws": 2, "cost_factor": calm}),
-        (F.fastrecover_point, {"scenario": "khaos_ysb", "ch_max": 0.9, "draws": 2}),
+        (
+            F.fastrecover_point,
+            {"scenario": "khaos_ysb", "ch_max": 0.9, "draws": 2, "cost_reading": "async"},
+        ),
     ):
         assert point(params, np.random.default_rng(0))["feasible"], params
+
+
+def test_recoveries_catch_up_at_the_capacity_checkpoints_leave():
+    """rev20c #3: one reading of c for x, feasibility and catch-up. Blocking: a recovery drains
+    at C (1 - c/T), so the same failure recovers slower than under the asynchronous reading
+    (capacity C), and the frontier's single-level loss is the shared model at that capacity."""
+    s = S.load("khaos_ysb")
+    T, c = 30.0, s.checkpoint.remote_cost_s
+    rows = {
+        r: F.baseline_point(
+            {"scenario": "khaos_ysb", "T_s": T, "baseline": "x", "cost_reading": r}, None
+        )
+        for r in F.COST_READINGS
+    }
+    slow = replace(R.job_of(s), capacity=s.checkpoint.catch_up_rate * (1 - c / T))
+    expected = R.expected_recovery_s(T, s.checkpoint.remote_restart_s, slow)
+    assert rows["blocking"]["loss_process_s"] == pytest.approx(expected)
+    assert rows["blocking"]["loss_process_s"] > rows["async"]["loss_process_s"]
+    assert rows["blocking"]["overhead"] == rows["async"]["overhead"] == pytest.approx(c / T)
+    with pytest.raises(ValueError, match="cost_reading must be one of"):
+        F.baseline_point(
+            {"scenario": "khaos_ysb", "T_s": T, "baseline": "x", "cost_reading": "x"}, None
+        )
 
 
 def test_multilevel_feasibility_fails_on_its_own_utilization():
@@ -263,7 +312,13 @@ def test_incremental_more_standby_never_loses_more():
     seed = np.random.default_rng
     rows = [
         F.incremental_point(
-            {"scenario": "incremental_fig9", "extra_standby": e, "draws": 6}, seed(5)
+            {
+                "cost_reading": "async",
+                "scenario": "incremental_fig9",
+                "extra_standby": e,
+                "draws": 6,
+            },
+            seed(5),
         )
         for e in (0, 1, 4, 8)
     ]
@@ -278,7 +333,9 @@ def test_incremental_more_standby_never_loses_more():
     assert rows[-1]["loss_correlated_s"] <= at_once + 1e-9
     assert rows[-1]["own_unrecovered_queries"] == 0
     with pytest.raises(ValueError, match="extra_standby"):
-        F.incremental_point({"scenario": "incremental_fig9", "extra_standby": -1}, seed(5))
+        F.incremental_point(
+            {"cost_reading": "async", "scenario": "incremental_fig9", "extra_standby": -1}, seed(5)
+        )
 
 
 def test_grid_applies_each_approach_where_it_fits():
@@ -426,9 +483,11 @@ def test_frontier_qos_agrees_with_cross_interval(name):
     assert F.qos_load(name) == pytest.approx(peak)
     allowed = interval.qos_interval(peak, setup.sim, s.qos.recovery_s, "worst")
     assert np.isfinite(allowed)
-    assert F.qos_interval({"scenario": name}) == allowed
+    assert F.qos_interval({"cost_reading": "async", "scenario": name}) == allowed
     for T, meets in ((allowed, True), (allowed + 1, False), (F.PRODUCTION_INTERVAL_S, None)):
-        row = F.baseline_point({"scenario": name, "T_s": float(T), "baseline": "x"}, None)
+        row = F.baseline_point(
+            {"cost_reading": "async", "scenario": name, "T_s": float(T), "baseline": "x"}, None
+        )
         assert row["meets_qos_single"] == (T <= allowed if meets is None else meets)
 
 
@@ -436,13 +495,22 @@ def test_qos_mark_fails_on_the_mean_load():
     """The rule can flip: at the mean load (quantile 0.5 of a day whose mean sits below its
     peak) the same interval meets the limit that the peak breaks."""
     name = "khaos_ysb"
-    at_peak = F.qos_interval({"scenario": name})
-    at_median = F.qos_interval({"scenario": name, "load_quantile": 0.5})
+    at_peak = F.qos_interval({"cost_reading": "async", "scenario": name})
+    at_median = F.qos_interval({"cost_reading": "async", "scenario": name, "load_quantile": 0.5})
     assert at_median > at_peak
     T = float(at_peak + 1)
-    row = F.baseline_point({"scenario": name, "T_s": T, "baseline": "x"}, None)
+    row = F.baseline_point(
+        {"cost_reading": "async", "scenario": name, "T_s": T, "baseline": "x"}, None
+    )
     calm = F.baseline_point(
-        {"scenario": name, "T_s": T, "baseline": "x", "load_quantile": 0.5}, None
+        {
+            "cost_reading": "async",
+            "scenario": name,
+            "T_s": T,
+            "baseline": "x",
+            "load_quantile": 0.5,
+        },
+        None,
     )
     assert not row["meets_qos_single"] and calm["meets_qos_single"]
     # the y axis stays at the mean load: only the QoS columns move
@@ -466,7 +534,7 @@ def test_fastrecover_pays_what_every_scheme_pays(tmp_path):
         paths[label].write_text(text.replace(old, new))
 
     def point(scenario):
-        params = {"scenario": scenario, "ch_max": 1.0, "draws": 3}
+        params = {"cost_reading": "async", "scenario": scenario, "ch_max": 1.0, "draws": 3}
         return F.fastrecover_point(params, np.random.default_rng(3))
 
     base, local, snap = point("khaos_ysb"), point(str(paths["local"])), point(str(paths["snap"]))
@@ -504,7 +572,7 @@ def test_fastrecover_fails_on_counting_the_download_twice(tmp_path):
 def test_drain_criterion_and_tau_move_the_loss():
     """rev20 MED 7: the catch-up criterion and τ are sensitivity inputs; a looser criterion or
     no exponential tail loses less per failure."""
-    params = {"scenario": "khaos_ysb", "T_s": 10.0, "baseline": "x"}
+    params = {"cost_reading": "async", "scenario": "khaos_ysb", "T_s": 10.0, "baseline": "x"}
     base = F.baseline_point(params, None)["loss_single_s"]
     looser = F.baseline_point({**params, "drain_fraction": 0.2}, None)["loss_single_s"]
     linear = F.baseline_point({**params, "tau_factor": 0.0}, None)["loss_single_s"]
@@ -520,15 +588,35 @@ def test_single_level_checkpoint_is_one_design_on_the_front():
     the same model; which appeared on the front hung on which grid held a T."""
     name = "khaos_ysb"
     params = [
-        {"scenario": name, "approach": "khaos", "ci_s": 120.0, "replay": False},
-        {"scenario": name, "approach": "baseline", "baseline": "x", "T_s": 60.0},
-        {"scenario": name, "approach": "multilevel", "T_s": 30.0, "p1": 0.0},
+        {
+            "cost_reading": "async",
+            "scenario": name,
+            "approach": "khaos",
+            "ci_s": 120.0,
+            "replay": False,
+        },
+        {
+            "cost_reading": "async",
+            "scenario": name,
+            "approach": "baseline",
+            "baseline": "x",
+            "T_s": 60.0,
+        },
+        {
+            "cost_reading": "async",
+            "scenario": name,
+            "approach": "multilevel",
+            "T_s": 30.0,
+            "p1": 0.0,
+        },
     ]
     runs = pd.DataFrame([{**p, **F.frontier_point(p, None)} for p in params])
     heads = F.headlines(runs).iloc[0]
     assert heads["front"] == F.SINGLE_LEVEL
     assert heads["best_checkpoint"].startswith(F.SINGLE_LEVEL + " T=")
-    assert heads["longest_qos_interval_s"] == F.qos_interval({"scenario": name})
+    assert heads["longest_qos_interval_s"] == F.qos_interval(
+        {"cost_reading": "async", "scenario": name}
+    )
 
 
 def test_a_remembered_ppa_plan_is_the_searched_one():
@@ -622,11 +710,19 @@ def test_every_scheme_waits_the_same_for_the_same_failure(tmp_path):
     T = s.checkpoint.interval_s
     rng = np.random.default_rng
     rows = [
-        F.baseline_point({"scenario": path, "T_s": T, "baseline": "x"}, None),
-        F.khaos_point({"scenario": path, "ci_s": T, "replay": False}, None),
-        F.multilevel_point({"scenario": path, "T_s": T, "p1": 0.0}, None),
-        F.ppa_point({"scenario": path, "fraction": 0.0, "draws": 2}, rng(0)),
-        F.incremental_point({"scenario": path, "extra_standby": 0, "draws": 2}, rng(0)),
+        F.baseline_point(
+            {"cost_reading": "async", "scenario": path, "T_s": T, "baseline": "x"}, None
+        ),
+        F.khaos_point(
+            {"cost_reading": "async", "scenario": path, "ci_s": T, "replay": False}, None
+        ),
+        F.multilevel_point({"cost_reading": "async", "scenario": path, "T_s": T, "p1": 0.0}, None),
+        F.ppa_point(
+            {"cost_reading": "async", "scenario": path, "fraction": 0.0, "draws": 2}, rng(0)
+        ),
+        F.incremental_point(
+            {"cost_reading": "async", "scenario": path, "extra_standby": 0, "draws": 2}, rng(0)
+        ),
     ]
     expected = R.expected_recovery_s(T, 120.0 + s.checkpoint.remote_restart_s, R.job_of(s))
     for row in rows:
@@ -657,7 +753,7 @@ def test_frontier_and_cross_interval_find_the_same_qos_interval(tmp_path, name, 
     s = S.load(path)
     job = I.Job(s, S.DATA / "khaos")
     found = I.headline(s, job.qos_sim, job.peak)["qos_interval_worst_s"]
-    frontier = F.qos_interval({"scenario": path})
+    frontier = F.qos_interval({"cost_reading": "async", "scenario": path})
     np.testing.assert_equal([found, frontier], [expected, expected])
 
 
@@ -734,7 +830,7 @@ def test_meets_qos_fails_on_judging_the_mean():
     meeting on a 299 s mean over nodes. Every recovery now meets the limit or the point does
     not: the worst node, the acquisition at its law's upper end (360 s), the worst moment."""
     s = S.load("incremental_fig9")
-    params = {"scenario": "incremental_fig9"}
+    params = {"cost_reading": "async", "scenario": "incremental_fig9"}
     qjob, r2 = F.qos_job(params, s), s.checkpoint.remote_restart_s
     assert F.worst_wait_s(s, "single", 0) == R.acquisition_upper_s(s) == 360.0
     mean_wait = sum(w * p for w, p in F.wait_weights(s, "single", 0))
