@@ -40,7 +40,6 @@ from scipy import stats
 
 from crosspaper import recovery, replication, scenarios
 
-DETECTION_S = 1.0  # incremental.engine.EngineConfig.detection_delay: none in either paper
 SYNC_PERIOD_S = 1.0  # PPA's replica sync period: ppa_recovery_latency's Fig 10 default
 CONFIDENCE = 0.95  # of every CI here, as the scorecard's (pipeline.scorecard.CONFIDENCE)
 SCHEMES = ("PPA-0", "PPA-0.5", "PPA-1.0", "incremental", "blocking", "multilevel")
@@ -57,7 +56,9 @@ ASSUMPTIONS = {
     "survivors' spare under the CPU cap, then the scenario's resources.standby_nodes (at once), "
     "then as many new nodes as they need, delays of the scenario's law scaled by delay_factor, "
     "requested at detection",
-    "detection": f"{DETECTION_S} s after the failure for every scheme (incremental engine default)",
+    "detection": "inside checkpoint.remote_restart_s, which counts from the failure (rev20c "
+    "#11: not added again); new nodes are requested at detection, so a task waiting t s for its "
+    "node is down t + remote_restart_s",
     "PPA replicas": "crosspaper.replication: a replica runs on the next job node with room under "
     "the CPU cap, else on an extra node (ppa.replica_domain = same) and fails with it: a "
     "plan's correlated failure takes k of the N + E nodes it occupies, each equally likely; "
@@ -67,9 +68,9 @@ ASSUMPTIONS = {
     "task_waits), then recovers like a restarted partition; a task with a live replica is back "
     "after the activation (crosspaper.replication.ACTIVATION_S)",
     "catch-up": "one recovery model for every scheme (crosspaper.recovery): from the failure, "
-    "detection + the wait for the node (the placement time) + remote restart, then the replay "
-    "of the lost work and of the backlog built meanwhile at the spare capacity, to 5% of the "
-    "peak backlog",
+    "the wait for the node (the placement time) + remote restart (detection included), then "
+    "the replay of the lost work and of the backlog built meanwhile at the spare capacity, to "
+    "5% of the peak backlog",
     "checkpoints": "each scheme at its own utilization-optimal interval (multilevel's U, Eq. "
     "(13), one criterion for all): incremental and blocking take consistent remote checkpoints "
     "(remote_cost_s each) and PPA's passive tasks remote ones, every T_r = the optimum with p1 "
@@ -310,9 +311,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             alive_free=alive_free,
         )
         back = {
-            q[0] if isinstance(q, tuple) else q: _recovered(
-                su, lost[scheme], DETECTION_S + t + restart
-            )
+            q[0] if isinstance(q, tuple) else q: _recovered(su, lost[scheme], t + restart)
             for q, t in placed.items()
         }
         times, avail = _query_curve(back, n_queries)
@@ -335,8 +334,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
         switched = replication.active_tasks(s, plan, mine)  # need no place to restart
         waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
         passive_back = {
-            t: _recovered(su, lost["incremental"], DETECTION_S + w + restart)
-            for t, w in waits.items()
+            t: _recovered(su, lost["incremental"], w + restart) for t, w in waits.items()
         }
         back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)

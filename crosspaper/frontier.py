@@ -16,10 +16,17 @@ Common axes (``axes()`` prints every conversion with its source):
   c/T, what a single-level checkpoint every T costs.
 - y, ``unavailability_s_per_h``: expected seconds of lost output per hour,
   Σ_kind λ_kind x E[output-seconds lost per failure of that kind] over the scenario's failure
-  kinds (process, single node, correlated; rates per day / 24), capped at 3,600 s/h. A point
+  kinds (process, single node, correlated; rates per day / 24), capped at 3,600 s/h; the
+  expectation over the measured day's load too (day_loads: LOAD_LEVELS quantiles of its 300-s
+  means; the recovery is convex in the load, so the mean load's loss, ``y_load`` = "mean", is a
+  sensitivity row), a scenario without a day at its input_rate. A point
   whose recoveries never catch up (capacity at or below the input rate), whose checkpoints leave
-  no time to process (c/T >= 1; FastRecover: some operator's ch_i >= 1) or whose expected loss
-  reaches 3,600 s/h (the job would never be up) is infeasible and never on the front.
+  no time to process (c/T >= 1; FastRecover: some operator's ch_i >= 1), whose expected loss
+  reaches 3,600 s/h (the job would never be up) or whose expected loss per failure of some kind
+  reaches the mean time between failures (λ E[loss] >= 1, MAX_RECOVERY_OVER_MTBF: y's
+  first-order sum assumes a recovery ends before the next failure) is infeasible and never on
+  the front. Scaling every failure rate by one factor scales every point's y by it: Pareto
+  dominance is kept, so the decision map's rate rows differ only through these two cut-offs.
 - Per failure every checkpoint-based scheme (multilevel's levels, FastRecover's segments, Khaos's
   CI, the baselines, PPA's passive tasks, incremental recovery's queries) loses what the one
   recovery model ``crosspaper.recovery`` gives for its lost work and down time: waiting for a
@@ -35,7 +42,7 @@ Common axes (``axes()`` prints every conversion with its source):
   again; the ``recovery_*_s`` columns) within the scenario's ``qos.recovery_s``, judged as
   cross_interval judges it: at a high load (qos_load: LOAD_QUANTILE of the measured day's 300-s
   means, its peak; the scenario's input_rate without a day) and a failure at the worst moment
-  (3 s before a checkpoint), not at the mean load and the expected moment of the y axis; and on
+  (3 s before a checkpoint), not over the day's loads and the expected moment of the y axis; and on
   every recovery, not the mean (rev20c #4): the worst failed node or correlated draw, a new node
   at the acquisition law's upper end (worst_wait_s), multilevel's node failures at the remote
   interval of its level pattern (ceil(1 / p2) intervals); ``meets_qos_single``: the process
@@ -226,6 +233,47 @@ def qos_load(name: str, quantile: float = LOAD_QUANTILE) -> float:
     if loads is None:
         return _loaded(name).topology.input_rate
     return float(np.quantile(loads, quantile))
+
+
+# y's load (rev20c #5): the recovery rises faster than linearly with the load (Jensen), so y is
+# the mean of the loss over the measured day's load, not the loss at the mean load. A failure
+# strikes any second alike: the day's LOAD_WINDOW_S-s means (the load a recovery of a few
+# minutes sees) at the LOAD_LEVELS midpoint quantiles (k + 1/2) / LOAD_LEVELS, equally weighted.
+LOAD_LEVELS = 32
+Y_LOADS = ("day", "mean")  # "mean": the old reading, y at the mean load (a sensitivity row)
+
+
+@cache
+def day_loads(name: str, y_load: str = "day") -> tuple[float, ...]:
+    """The input rates (events/s) y averages its losses over, equally weighted: LOAD_LEVELS
+    midpoint quantiles of scenario ``name``'s measured day's 300-s means, or its
+    topology.input_rate alone without a day or at ``y_load`` = "mean"."""
+    if y_load not in Y_LOADS:
+        raise ValueError(f"y_load must be one of {Y_LOADS}; got {y_load!r}")
+    loads = _window_loads(name)
+    if loads is None or y_load == "mean":
+        return (_loaded(name).topology.input_rate,)
+    q = (np.arange(LOAD_LEVELS) + 0.5) / LOAD_LEVELS
+    return tuple(float(v) for v in np.quantile(loads, q))
+
+
+def day_jobs(params: dict, s: S.Scenario, busy: float, reading: str) -> tuple[R.Job, ...]:
+    """The point's jobs at y's loads (day_loads; ``params["y_load"]``, "day" by default), with
+    the catch-up of its checkpoints' busy share."""
+    loads = day_loads(params["scenario"], params.get("y_load") or Y_LOADS[0])
+    return tuple(catch_up(R.job_of(s, a), busy, reading) for a in loads)
+
+
+@cache
+def _day_recovery_s(interval_s, down_s, jobs: tuple, timing="uniform", keep=1.0) -> float:
+    """E[recovery] over y's loads (``jobs``, equally likely: day_jobs), remembered per process."""
+    return R.mean_recovery_s(interval_s, down_s, jobs, timing, keep)
+
+
+def _feasible(jobs: tuple) -> bool:
+    """Whether every load level's backlog drains (a failure at a load above the capacity never
+    catches up on the model's constant load)."""
+    return all(j.feasible for j in jobs)
 
 
 def qos_job(params: dict, s: S.Scenario) -> R.Job:
@@ -420,12 +468,25 @@ def progresses(busy: float) -> bool:
     return busy < 1.0
 
 
+# First-order validity (rev20c #6): y adds failures' losses as if each recovery ended before the
+# next failure. A point whose expected loss per failure of some kind (its expected recovery for a
+# checkpoint scheme) reaches the mean time between failures of every kind, λ E[loss_k] >= 1
+# (λ = Σ λ_kind per second), expects another failure inside that recovery: infeasible.
+MAX_RECOVERY_OVER_MTBF = 1.0
+
+
 def _finish(row: dict, s: S.Scenario, feasible: bool = True) -> dict:
-    """Adds unavailability (capped at 3,600 s/h), feasibility and the QoS mark."""
+    """Adds unavailability (capped at 3,600 s/h), feasibility, the share of the mean time between
+    failures a failure's expected loss takes (``recovery_over_mtbf``: infeasible at
+    MAX_RECOVERY_OVER_MTBF) and the QoS mark."""
     lam = per_hour(s)
     used = [k for k in KINDS if lam[k] > 0]
     y = sum(lam[k] * row[f"loss_{k}_s"] for k in used)
+    longest = max((row[f"loss_{k}_s"] for k in used), default=0.0)
+    share = sum(lam[k] for k in used) / SECONDS_PER_HOUR * longest if used else 0.0
+    row["recovery_over_mtbf"] = float(share) if share == share else math.nan
     ok = feasible and math.isfinite(y) and y < SECONDS_PER_HOUR and math.isfinite(row["overhead"])
+    ok = ok and share < MAX_RECOVERY_OVER_MTBF
     worst = max((row[f"recovery_{k}_s"] for k in used), default=0.0)
     row["feasible"] = bool(ok)
     row["unavailability_s_per_h"] = float(min(y, SECONDS_PER_HOUR)) if y == y else math.nan
@@ -436,18 +497,24 @@ def _finish(row: dict, s: S.Scenario, feasible: bool = True) -> dict:
     return row
 
 
-def _single_level(s: S.Scenario, interval_s: float, timing: str, standby: int, job: R.Job) -> dict:
-    """Per failure kind: E[recovery] of ``job`` restarting from its last remote checkpoint (every
-    T s) once every failed task has its place (wait_weights: the one restart-location rule)."""
+def _single_level(
+    s: S.Scenario, interval_s: float, timing: str, standby: int, jobs: tuple[R.Job, ...]
+) -> dict:
+    """Per failure kind: E[recovery] over ``jobs`` (y's loads, day_jobs; one job for the QoS)
+    restarting from its last remote checkpoint (every T s) once every failed task has its place
+    (wait_weights: the one restart-location rule)."""
     r2 = s.checkpoint.remote_restart_s
     if timing == "qos":  # every recovery: the worst moment and the longest wait (worst_wait_s)
         return {
-            k: _expected_recovery_s(interval_s, worst_wait_s(s, k, standby) + r2, job, "worst")
+            k: max(
+                _expected_recovery_s(interval_s, worst_wait_s(s, k, standby) + r2, j, "worst")
+                for j in jobs
+            )
             for k in KINDS
         }
     return {
         k: sum(
-            p * _expected_recovery_s(interval_s, wait + r2, job, timing)
+            p * _day_recovery_s(interval_s, wait + r2, jobs, timing)
             for wait, p in wait_weights(s, k, standby)
         )
         for k in KINDS
@@ -472,7 +539,7 @@ def qos_interval(params: dict) -> float:
         busy = c / T
         if not progresses(busy):
             return False
-        rec = _single_level(s, float(T), "qos", standby, catch_up(job, busy, reading))
+        rec = _single_level(s, float(T), "qos", standby, (catch_up(job, busy, reading),))
         return all(rec[k] <= limit for k in kinds)
 
     # the longest T meeting it, scanned down: under the blocking reading short intervals catch
@@ -483,9 +550,10 @@ def qos_interval(params: dict) -> float:
 def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
     standby = s.resources.standby_nodes
     share, reading = s.checkpoint.remote_cost_s / interval_s, cost_reading(params)
-    job = catch_up(R.job_of(s), share, reading)
-    loss = _single_level(s, interval_s, timing, standby, job)
-    qos = _single_level(s, interval_s, "qos", standby, catch_up(qos_job(params, s), share, reading))
+    jobs = day_jobs(params, s, share, reading)
+    loss = _single_level(s, interval_s, timing, standby, jobs)
+    qjob = catch_up(qos_job(params, s), share, reading)
+    qos = _single_level(s, interval_s, "qos", standby, (qjob,))
     return _finish(
         _row(
             label,
@@ -497,7 +565,7 @@ def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
             **own,
         ),
         s,
-        job.feasible and progresses(share),
+        _feasible(jobs) and progresses(share),
     )
 
 
@@ -529,17 +597,15 @@ def multilevel_point(params: dict, rng) -> dict:
     c = s.checkpoint
     cost = p1 * c.local_cost_s + (1 - p1) * c.remote_cost_s
     reading = cost_reading(params)
-    job, standby = catch_up(R.job_of(s), cost / T, reading), s.resources.standby_nodes
+    jobs, standby = day_jobs(params, s, cost / T, reading), s.resources.standby_nodes
 
-    def per_kind(job: R.Job, timing: str) -> dict:
+    def per_kind(jobs: tuple, timing: str) -> dict:
         # only levels in use: an infinite recovery at p = 0 would give 0 x inf = NaN
         levels = ((p1, c.local_restart_s), (1 - p1, c.remote_restart_s))
-        out = {
-            "process": sum(w * _expected_recovery_s(T, r, job, timing) for w, r in levels if w > 0)
-        }
+        out = {"process": sum(w * _day_recovery_s(T, r, jobs, timing) for w, r in levels if w > 0)}
         for kind in ("single", "correlated"):
             out[kind] = sum(
-                w * _expected_recovery_s(T, wait + c.remote_restart_s, job, timing, keep=1.0 - p1)
+                w * _day_recovery_s(T, wait + c.remote_restart_s, jobs, timing, keep=1.0 - p1)
                 for wait, w in wait_weights(s, kind, standby)
             )
         return out
@@ -563,7 +629,7 @@ def multilevel_point(params: dict, rng) -> dict:
         return out
 
     qjob = catch_up(qos_job(params, s), cost / T, reading)
-    losses, recoveries = per_kind(job, timing), worst_kind(qjob)
+    losses, recoveries = per_kind(jobs, timing), worst_kind(qjob)
     u = float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
     return _finish(
         _row(
@@ -576,7 +642,7 @@ def multilevel_point(params: dict, rng) -> dict:
             utilization=u,
         ),
         s,
-        job.feasible and progresses(cost / T),
+        _feasible(jobs) and progresses(cost / T),
     )
 
 
@@ -619,7 +685,7 @@ def fastrecover_point(params: dict, rng) -> dict:
     interval_s = 60.0 / np.asarray(config.frequencies, dtype=float)
     ops = s.topology.operators
     busy, reading = float(ch.max()), cost_reading(params)  # the busiest operator's share
-    job = catch_up(R.job_of(s), busy, reading)
+    jobs = day_jobs(params, s, busy, reading)
     qjob, c = catch_up(qos_job(params, s), busy, reading), s.checkpoint
     # r1 + the path's restore after every failure: r2 - r1 is the remote download, which
     # FastRecover prices itself as the restore b_i (Eq. (3.2)); r2 + b_i would count it twice.
@@ -632,9 +698,11 @@ def fastrecover_point(params: dict, rng) -> dict:
         upper = R.acquisition_upper_s(s)
         longest = [upper if mn[0] else 0.0 for mn in acquired]  # the QoS's wait
         hit = [np.array([any(n in nodes for n in op.nodes) for op in ops]) for nodes in sets]
-        for out, j, when, wait, over in (
-            (losses, job, timing, waits, np.mean),
-            (recoveries, qjob, "worst", longest, np.max),  # every recovery: the worst set
+        # y: the slowest segment at each of y's loads, averaged over sets and loads (the slowest
+        # segment may change with the load); the QoS: the worst set at the QoS load
+        for out, js, when, wait, over in (
+            (losses, jobs, timing, waits, np.mean),
+            (recoveries, (qjob,), "worst", longest, np.max),  # every recovery: the worst set
         ):
             per_set = [
                 max(
@@ -647,6 +715,7 @@ def fastrecover_point(params: dict, rng) -> dict:
                     default=0.0,
                 )
                 for w, h in zip(wait, hit, strict=True)
+                for j in js
             ]
             out[kind] = float(over(per_set))
     overhead = float(ch.sum())
@@ -663,7 +732,7 @@ def fastrecover_point(params: dict, rng) -> dict:
             segments=len(result.anchors),
         ),
         s,
-        job.feasible and progresses(float(ch.max())),
+        _feasible(jobs) and progresses(float(ch.max())),
     )
 
 
@@ -777,7 +846,11 @@ def ppa_point(params: dict, rng) -> dict:
     restarts where the one rule puts it (recovery.task_waits; at once after a process failure)
     and recovers through the shared model. The loss is the exact output lost, the metric of
     every scheme (replication.exact_lost_s); the tentative output's credit, ∫ (1 - OF), is the
-    column ``own_tentative_s_per_h`` beside it and never decides the front."""
+    column ``own_tentative_s_per_h`` beside it and never decides the front. y's loads
+    (day_jobs): each passive task's back time is its mean over the loads, which gives the mean
+    exact loss itself (an output is exact when its slowest failed task is back, and at every
+    load that is the task waiting longest: the recovery rises with the wait, and a switched
+    task's ACTIVATION_S is below any restart); the tentative credit is taken at those means."""
     s, timing = scenario_of(params)
     topology, _ = S.to_ppa(s)
     fraction = float(params["fraction"])
@@ -786,12 +859,12 @@ def ppa_point(params: dict, rng) -> dict:
     c, reading = s.checkpoint, cost_reading(params)
     T = c.interval_s
     share = c.remote_cost_s / T
-    job = catch_up(R.job_of(s), share, reading)
+    jobs = day_jobs(params, s, share, reading)
     qjob = catch_up(qos_job(params, s), share, reading)
 
     @cache
     def recover(wait: float) -> float:
-        return _expected_recovery_s(T, wait + c.remote_restart_s, job, timing)
+        return _day_recovery_s(T, wait + c.remote_restart_s, jobs, timing)
 
     @cache
     def recover_qos(wait: float) -> float:
@@ -840,7 +913,7 @@ def ppa_point(params: dict, rng) -> dict:
             ),
         ),
         s,
-        job.feasible and progresses(share),
+        _feasible(jobs) and progresses(share),
     )
 
 
@@ -904,12 +977,12 @@ def incremental_point(params: dict, rng) -> dict:
     total_priority = s.papers["incremental"]["priority"] * sum(op.parallelism for op in outputs)
     c, reading = s.checkpoint, cost_reading(params)
     share = c.remote_cost_s / c.interval_s
-    job = catch_up(R.job_of(s), share, reading)
+    jobs = day_jobs(params, s, share, reading)  # y's loads: the loss is linear in recover
     qjob = catch_up(qos_job(params, s), share, reading)
 
     @cache
     def recover(placed: float) -> float:
-        return _expected_recovery_s(c.interval_s, placed + c.remote_restart_s, job, timing)
+        return _day_recovery_s(c.interval_s, placed + c.remote_restart_s, jobs, timing)
 
     @cache
     def recover_qos(placed: float) -> float:
@@ -950,7 +1023,7 @@ def incremental_point(params: dict, rng) -> dict:
             unrecovered_queries=unrecovered,
         ),
         s,
-        job.feasible and progresses(share),
+        _feasible(jobs) and progresses(share),
     )
 
 
@@ -1003,7 +1076,7 @@ def grid(
     every point carries its scenario's ``digest`` (``Scenario.digest``) beside its name."""
     if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
         raise ValueError(f"draws must be an integer >= 1; got {draws!r}")
-    allowed = (*FACTORS, "timing", "load_quantile", "cost_reading")
+    allowed = (*FACTORS, "timing", "load_quantile", "cost_reading", "y_load")
     unknown = set(factors) - set(allowed)
     if unknown:
         raise ValueError(f"factors must be among {allowed}; got {sorted(unknown)}")
@@ -1092,8 +1165,10 @@ def axes() -> pd.DataFrame:
         (
             "all",
             "y",
-            "Σ_kind λ_kind E[output-seconds lost per failure] (s/h), capped at 3,600; "
-            "infeasible at the cap, without catch-up or at c/T >= 1 (no time to process)",
+            "Σ_kind λ_kind E[output-seconds lost per failure] (s/h), the expectation over the "
+            "measured day's 300-s loads too, capped at 3,600; "
+            "infeasible at the cap, without catch-up, at c/T >= 1 (no time to process) or "
+            "where a failure's expected loss reaches the mean time between failures",
             "definition",
         ),
         (
@@ -1191,6 +1266,7 @@ SENSITIVITY = (
     ("headroom", "headroom_factor", (0.7, 1.3)),
     ("checkpoint cost", "cost_factor", (0.1, 10.0)),
     ("checkpoint cost reading", "cost_reading", ("async",)),
+    ("y's load", "y_load", ("mean",)),
     ("failure timing", "timing", ("worst",)),
     ("acquisition delay", "delay_factor", (0.5, 2.0)),
     ("process failures", "process_factor", (0.0,)),

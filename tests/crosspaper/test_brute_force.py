@@ -16,6 +16,9 @@ from crosspaper import frontier as F
 from crosspaper import scenarios as S
 
 ASYNC = "async"  # capacity C: the brute force needs no blocking share
+# y at the scenario's input rate alone: the brute force checks the recovery and its weights; the
+# average over the day's load is checked by test_frontier's test_y_averages_the_days_load_*
+MEAN = "mean"
 
 
 def drained_s(a, C, tau, lost, down, f=0.05, dt=0.02) -> float:
@@ -56,7 +59,8 @@ def test_baseline_y_from_first_principles():
     per_day["correlated"] = fl["correlated_per_day"]
     y = sum(per_day[k] / 24 * mean_over_moments(a, C, tau, T, wait[k] + r2) for k in per_day)
     row = F.baseline_point(
-        {"scenario": "khaos_ysb", "T_s": T, "baseline": "x", "cost_reading": ASYNC}, None
+        {"scenario": "khaos_ysb", "T_s": T, "baseline": "x", "cost_reading": ASYNC, "y_load": MEAN},
+        None,
     )
     assert row["unavailability_s_per_h"] == pytest.approx(y, rel=2e-3)
     assert row["overhead"] == pytest.approx(r["checkpoint"]["remote_cost_s"] / T)
@@ -95,7 +99,7 @@ def test_fastrecover_y_from_first_principles():
     single = np.mean([one((k,), 0.0) for k in range(n)])  # the standby node: no wait
     y_no_corr = fl["process_per_day"] / 24 * single + fl["single_per_day"] / 24 * single
     row = F.fastrecover_point(
-        {"scenario": name, "ch_max": 1.0, "draws": 3, "cost_reading": ASYNC},
+        {"scenario": name, "ch_max": 1.0, "draws": 3, "cost_reading": ASYNC, "y_load": MEAN},
         np.random.default_rng(0),
     )
     assert row["loss_process_s"] == pytest.approx(single, rel=2e-3)

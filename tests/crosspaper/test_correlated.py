@@ -84,11 +84,12 @@ def _draws(k: int, seed: int):
 
 
 def _recovered(su, phase: float, wait_s: float) -> float:
-    """The shared recovery model after a wait of ``wait_s`` s for a placement (detection and the
-    remote restart added; the work since the last checkpoint lost)."""
+    """The shared recovery model after a wait of ``wait_s`` s for a placement (the remote restart
+    added, which counts from the failure: detection inside it, rev20c #11; the work since the
+    last checkpoint lost)."""
     s = su["scenario"]
     lost = phase * su["interval"]  # every scheme's optimised remote interval
-    down = cc.DETECTION_S + wait_s + s.checkpoint.remote_restart_s
+    down = wait_s + s.checkpoint.remote_restart_s
     return float(recovery.recovery_s(lost, down, su["job"]))
 
 
@@ -284,3 +285,16 @@ def test_ppa_replicas_extra_nodes_fail_in_cross_correlated_fails_on_job_nodes_on
         if max(nodes["PPA-1.0"]) < n:
             assert nodes["PPA-1.0"] == nodes["blocking"]
     assert hit >= 3
+
+
+def test_down_time_fails_on_adding_detection_to_the_restart():
+    """rev20c #11: checkpoint.remote_restart_s counts from the failure, detection included, so a
+    partition placed at once is down remote_restart_s, not a detection delay more."""
+    su, _, _, phase = _draws(2, 0)
+    s = su["scenario"]
+    full = point(2, 0).query("kind == @cc.SUMMARY").set_index("scheme").loc["blocking", "t_full_s"]
+    lost = phase * su["interval"]
+    assert full == pytest.approx(
+        recovery.recovery_s(lost, s.checkpoint.remote_restart_s, su["job"])
+    )
+    assert full < recovery.recovery_s(lost, 1.0 + s.checkpoint.remote_restart_s, su["job"]) - 0.5

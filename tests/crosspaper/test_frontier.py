@@ -98,15 +98,15 @@ def test_same_failure_loses_the_same_under_every_checkpoint_scheme(name):
             {"cost_reading": "async", "scenario": name, "T_s": 60.0, "baseline": "x"}, None
         ),
     ]
-    job, c = R.job_of(s), s.checkpoint
+    jobs, c = F.day_jobs({"scenario": name}, s, 0.0, "async"), s.checkpoint  # y's loads
     # full nodes (0.78 of a 0.8 cap): the 2 failed nodes' tasks take the standby node and the
     # first of the new nodes requested
     assert R.acquired_nodes(s, (0, 1), s.resources.standby_nodes) == (1, 1)
     wait = R.acquired_wait_s(s, 1, 1)
     expected = {
-        "process": R.expected_recovery_s(60.0, c.remote_restart_s, job),
-        "single": R.expected_recovery_s(60.0, c.remote_restart_s, job),  # a standby node
-        "correlated": R.expected_recovery_s(60.0, wait + c.remote_restart_s, job),
+        "process": R.mean_recovery_s(60.0, c.remote_restart_s, jobs),
+        "single": R.mean_recovery_s(60.0, c.remote_restart_s, jobs),  # a standby node
+        "correlated": R.mean_recovery_s(60.0, wait + c.remote_restart_s, jobs),
     }
     for row in rows:
         for kind, value in expected.items():
@@ -214,7 +214,8 @@ def test_feasible_fails_on_checkpoints_that_leave_no_time_to_process():
     blocking reading (c = processing time lost per checkpoint, the template's definition) the
     job also needs C (1 - c/T) > a, c/T < 1 - a/C: the old test asserted YSB at CI = 51 s with
     c = 50 s feasible (98% busy while the input needs 56% of C); it is feasible only under the
-    asynchronous reading (c/T < 1)."""
+    asynchronous reading (c/T < 1). With y over the day's load (rev20c #5) a is every load
+    level of y (frontier.day_loads), so c/T < 1 - max(a)/C."""
     ysb = {"scenario": "khaos_ysb", "cost_factor": 10.0}  # c = 50 s
     fig9 = {"scenario": "incremental_fig9"}
     c9 = S.load("incremental_fig9").checkpoint
@@ -234,7 +235,7 @@ def test_feasible_fails_on_checkpoints_that_leave_no_time_to_process():
     assert not F.khaos_point(slow, None)["feasible"]  # blocking: 98% busy, 56% needed
     assert F.khaos_point({**slow, "cost_reading": "async"}, None)["feasible"]
     s = S.load("khaos_ysb")
-    room = 1.0 - s.topology.input_rate / s.checkpoint.catch_up_rate  # c/T must stay below
+    room = 1.0 - max(F.day_loads("khaos_ysb")) / s.checkpoint.catch_up_rate  # c/T stays below
     c = s.checkpoint.remote_cost_s
     below, above = math.ceil(c / room) + 0.5, math.floor(c / room) - 0.5
     assert c / below < room < c / above
@@ -265,8 +266,11 @@ def test_recoveries_catch_up_at_the_capacity_checkpoints_leave():
         )
         for r in F.COST_READINGS
     }
-    slow = replace(R.job_of(s), capacity=s.checkpoint.catch_up_rate * (1 - c / T))
-    expected = R.expected_recovery_s(T, s.checkpoint.remote_restart_s, slow)
+    slow = [
+        replace(R.job_of(s, a), capacity=s.checkpoint.catch_up_rate * (1 - c / T))
+        for a in F.day_loads("khaos_ysb")
+    ]
+    expected = R.mean_recovery_s(T, s.checkpoint.remote_restart_s, slow)
     assert rows["blocking"]["loss_process_s"] == pytest.approx(expected)
     assert rows["blocking"]["loss_process_s"] > rows["async"]["loss_process_s"]
     assert rows["blocking"]["overhead"] == rows["async"]["overhead"] == pytest.approx(c / T)
@@ -277,19 +281,22 @@ def test_recoveries_catch_up_at_the_capacity_checkpoints_leave():
 
 
 def test_multilevel_feasibility_fails_on_its_own_utilization():
-    """rev20b LOW 6: multilevel's own U (Eq. (13)) is 0 on IoT at T = 1800 s, p1 = 0.8 (its
-    model's recoveries), while the shared model loses < 3,600 s/h there: the point is judged as
-    every scheme's (feasible), U kept as its own column."""
-    row = F.multilevel_point({"scenario": "khaos_iot", "T_s": 1800.0, "p1": 0.8}, None)
-    assert row["own_utilization"] == 0.0
-    assert row["unavailability_s_per_h"] < F.SECONDS_PER_HOUR and row["feasible"]
+    """rev20b LOW 6: multilevel's own U (Eq. (13)) does not decide feasibility; every scheme's
+    rule does (U kept as its own column). Fig 9 at T = 1800 s, p1 = 0.9: U well below 1 and
+    feasible; IoT at T = 600 s, p1 = 0.9: U > 0 and infeasible, a failure's expected loss
+    outlasting the mean time between failures (rev20c #6)."""
+    row = F.multilevel_point({"scenario": "incremental_fig9", "T_s": 1800.0, "p1": 0.9}, None)
+    assert 0 < row["own_utilization"] < 0.6 and row["feasible"]
+    row = F.multilevel_point({"scenario": "khaos_iot", "T_s": 600.0, "p1": 0.9}, None)
+    assert row["own_utilization"] > 0 and row["unavailability_s_per_h"] < F.SECONDS_PER_HOUR
+    assert row["recovery_over_mtbf"] >= 1 and not row["feasible"]
     assert F.progresses(0.999) and not F.progresses(1.0)
 
 
 def test_khaos_point_longer_ci_recovers_longer_and_needs_a_workload():
-    short = F.khaos_point({"scenario": "khaos_iot", "ci_s": 10}, None)
+    short = F.khaos_point({"scenario": "khaos_iot", "ci_s": 60}, None)
     long = F.khaos_point({"scenario": "khaos_iot", "ci_s": 120}, None)
-    assert short["overhead"] == pytest.approx(5.0 / 10)
+    assert short["overhead"] == pytest.approx(5.0 / 60)
     assert long["loss_single_s"] > short["loss_single_s"]
     assert long["own_sim_recovery_mean_s"] > short["own_sim_recovery_mean_s"]
     with pytest.raises(ValueError, match="khaos workload"):
@@ -435,20 +442,20 @@ def test_variations_change_one_input_at_a_time_and_headlines_read_the_front():
         extra_standby=[],
         draws=1,
     )
-    points = F.variations(["khaos_iot"], kwargs, cases=(("failure rate", "rate_factor", (10.0,)),))
+    points = F.variations(["khaos_iot"], kwargs, cases=(("failure rate", "rate_factor", (3.0,)),))
     table = pd.DataFrame(points)
     assert set(table["case"]) == {"default", "failure rate"}
-    assert table.loc[table["case"] == "failure rate", "rate_factor"].eq(10.0).all()
+    assert table.loc[table["case"] == "failure rate", "rate_factor"].eq(3.0).all()
     assert not table.loc[table["approach"] == "khaos", "replay"].any()
     runs = pd.DataFrame([{**p, **F.frontier_point(p, None)} for p in points])
     heads = F.headlines(runs, ["scenario", "case"]).set_index("case")
-    # Ten times the failures: about ten times the best checkpoint-only loss (linear in the
-    # rates; Young/Daly's interval shortens with them).
+    # Three times the failures: about three times the best checkpoint-only loss (linear in the
+    # rates; Young/Daly's interval shortens with them; x10 crosses the MTBF cut-off).
     ratio = (
         heads.loc["failure rate", "best_checkpoint_s_per_h"]
         / heads.loc["default", "best_checkpoint_s_per_h"]
     )
-    assert ratio == pytest.approx(10.0, rel=0.01)
+    assert ratio == pytest.approx(3.0, rel=0.01)
     assert heads.loc["default", "front"]  # some approach is on the front
 
 
@@ -724,7 +731,8 @@ def test_every_scheme_waits_the_same_for_the_same_failure(tmp_path):
             {"cost_reading": "async", "scenario": path, "extra_standby": 0, "draws": 2}, rng(0)
         ),
     ]
-    expected = R.expected_recovery_s(T, 120.0 + s.checkpoint.remote_restart_s, R.job_of(s))
+    jobs = F.day_jobs({"scenario": path}, s, 0.0, "async")  # y's loads
+    expected = R.mean_recovery_s(T, 120.0 + s.checkpoint.remote_restart_s, jobs)
     for row in rows:
         assert row["loss_single_s"] == pytest.approx(expected), row["label"]
     assert R.node_failure_wait_s(s) == 120.0
@@ -854,3 +862,89 @@ def test_meets_qos_fails_on_judging_the_mean():
     assert ml["recovery_single_s"] == pytest.approx(
         R.expected_recovery_s(100.0, 360.0 + r2, qjob, "worst")
     )
+
+
+def test_feasible_fails_on_recoveries_longer_than_the_time_between_failures():
+    """rev20c #6: Fig 9's multilevel T = 1800 s, p1 = 0.99 loses below 3,600 s/h (the old rule,
+    the cap alone, kept it feasible and on the front's left end) while its expected single-node
+    recovery outlasts the mean time between failures: λ E[loss] >= 1 makes it infeasible. The
+    rule's value is recomputed from its definition; a point well inside stays feasible."""
+    row = F.multilevel_point({"scenario": "incremental_fig9", "T_s": 1800.0, "p1": 0.99}, None)
+    lam = F.per_hour(S.load("incremental_fig9"))
+    mtbf_s = F.SECONDS_PER_HOUR / sum(lam.values())
+    assert row["unavailability_s_per_h"] < F.SECONDS_PER_HOUR  # the cap alone: feasible
+    assert row["loss_single_s"] > mtbf_s
+    longest = max(row[f"loss_{k}_s"] for k in F.KINDS if lam[k] > 0)
+    assert row["recovery_over_mtbf"] == pytest.approx(longest / mtbf_s)
+    assert not row["feasible"] and not row["meets_qos"]
+    ok = F.multilevel_point({"scenario": "incremental_fig9", "T_s": 300.0, "p1": 0.5}, None)
+    assert ok["feasible"] and ok["recovery_over_mtbf"] < F.MAX_RECOVERY_OVER_MTBF
+
+
+def test_rate_scaling_keeps_pareto_dominance_but_the_cut_offs():
+    """The decision map's rate rows (rev20c #6): every failure rate x3 multiplies every point's
+    y by 3, so the front of the points feasible at both rates is the same; only the cap and the
+    mean-time-between-failures cut-offs remove points."""
+    params = [
+        {"scenario": "khaos_iot", "approach": "multilevel", "T_s": T, "p1": p1}
+        for T in (10.0, 60.0, 300.0, 1800.0)
+        for p1 in (0.0, 0.5, 0.9)
+    ]
+    one = pd.DataFrame([F.frontier_point(p, None) for p in params])
+    three = pd.DataFrame([F.frontier_point({**p, "rate_factor": 3.0}, None) for p in params])
+    both = one["feasible"] & three["feasible"]
+    assert np.allclose(
+        three["unavailability_s_per_h"][both], 3 * one["unavailability_s_per_h"][both]
+    )
+    assert (one["feasible"] & ~three["feasible"]).any()  # the cut-offs bite at x3
+    front = [
+        F.pareto_front(f["overhead"][both], f["unavailability_s_per_h"][both]) for f in (one, three)
+    ]
+    assert (front[0] == front[1]).all()
+
+
+def test_y_averages_the_days_load_fails_on_the_mean_load():
+    """rev20c #5: y is the mean loss over the measured day's load, not the loss at the mean load
+    (the recovery is convex in the load). IoT's remote checkpoint every 300 s: a process
+    failure's loss recomputed over every 10th of the day's 300-s windows (the blocking reading:
+    capacity C (1 - c/T)) agrees within 1% (the quadrature of frontier.LOAD_LEVELS quantiles);
+    the mean load's value (y_load = "mean", kept as a sensitivity row) is far below it."""
+    from khaos.simulate import workload_of
+
+    s = S.load("khaos_iot")
+    T, c = 300.0, s.checkpoint
+    day = workload_of(str(S.DATA / "khaos"), "iot")
+    windows = day.rolling(300).mean().dropna().to_numpy()[::10]
+    base = R.job_of(s)
+    capacity = base.capacity * (1 - c.remote_cost_s / T)
+
+    def loss(a: float) -> float:
+        job = R.Job(input_rate=a, capacity=capacity, drain_tau_s=base.drain_tau_s)
+        return R.expected_recovery_s(T, c.remote_restart_s, job)
+
+    brute = float(np.mean([loss(a) for a in windows]))
+    params = {"scenario": "khaos_iot", "T_s": T, "baseline": "x"}
+    row = F.baseline_point(params, None)
+    assert row["loss_process_s"] == pytest.approx(brute, rel=0.01)
+    at_mean = F.baseline_point({**params, "y_load": "mean"}, None)["loss_process_s"]
+    assert at_mean == pytest.approx(loss(s.topology.input_rate))
+    assert at_mean < 0.8 * brute  # Jensen: the mean-load y would fail the first assert
+
+
+def test_mean_recovery_over_jobs_is_the_mean_of_each_jobs_recovery():
+    """recovery.mean_recovery_s (y's loads in one array) against expected_recovery_s job by job,
+    every timing and level probability."""
+    jobs = [
+        R.Job(input_rate=a, capacity=100.0, drain_tau_s=tau)
+        for a in (10, 50, 90)
+        for tau in (0, 5, 30)
+    ]
+    for T in (5.0, 60.0, 600.0):
+        for down in (0.0, 15.0, 200.0):
+            for timing in R.TIMINGS:
+                for keep in (1.0, 0.5, 0.01):
+                    each = [R.expected_recovery_s(T, down, j, timing, keep) for j in jobs]
+                    got = R.mean_recovery_s(T, down, jobs, timing, keep)
+                    assert got == pytest.approx(np.mean(each), rel=1e-9)
+    slow = R.Job(input_rate=100.0, capacity=100.0 + 1e-9)
+    assert R.mean_recovery_s(60.0, 0.0, [*jobs, replace(slow, capacity=99.0)]) == math.inf
