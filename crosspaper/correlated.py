@@ -61,7 +61,9 @@ ASSUMPTIONS = {
     "node is down t + remote_restart_s",
     "PPA replicas": "crosspaper.replication: a replica runs on the next job node with room under "
     "the CPU cap, else on an extra node (ppa.replica_domain = same) and fails with it: a "
-    "plan's correlated failure takes k of the N + E nodes it occupies, each equally likely; "
+    "plan's correlated failure takes the k job nodes every scheme loses and each of its E extra "
+    "nodes with the job nodes' probability k / N (rev20d #2: never k of N + E, which would "
+    "dilute the failure by the plan's own replicas); "
     "or in another failure domain (separate), never failing; "
     "only a virtual sink never fails, so it is outside the plans' budget",
     "PPA passive tasks": "each restarts where the one rule puts it (crosspaper.recovery."
@@ -254,12 +256,9 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     u_checkpoint = rng.random()
     ml = su["multilevel"]
     geometric = rng.geometric(ml.p[-1])
-    # node priorities for the PPA plans whose replicas' extra nodes fail with the job: the job
-    # nodes' are sorted uniforms in perm's order (iid, and perm[:k] stays the k lowest), the
-    # extra nodes' their own; a plan's failure is its k lowest over job + extra nodes
-    priority = np.empty(len(su["candidates"]))
-    priority[perm] = np.sort(rng.random(len(su["candidates"])))
-    extra_priority = rng.random(max(su["extra"].values(), default=0))
+    # the PPA plans' extra nodes (replicas failing with the job): each fails with the job
+    # nodes' probability k / N, extra node j alike for every plan (rev20d #2)
+    extra_fate = rng.random(max(su["extra"].values(), default=0))
     failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
     acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
     # the one restart-location rule (crosspaper.recovery.restart_plan, as cross_frontier): the
@@ -325,10 +324,9 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     job_index = [int(c[1:]) for c in su["candidates"]]
     for scheme, plan in su["plans"].items():
         extra = n_job + np.arange(su["extra"][scheme])
-        every = np.concatenate([job_index, extra]).astype(int)
-        mine = every[np.argsort(np.concatenate([priority, extra_priority[: len(extra)]]))[:k]]
-        mine = [int(x) for x in mine]  # this plan's k failed nodes, lowest priority first
-        jobs_down = [x for x in mine if x < n_job]
+        hit = extra[extra_fate[: len(extra)] < k / len(job_index)]
+        jobs_down = list(order)  # the k job nodes every scheme loses
+        mine = [*jobs_down, *(int(x) for x in hit)]
         down = {f"n{x}" for x in jobs_down}
         failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in down)
         switched = replication.active_tasks(s, plan, mine)  # need no place to restart

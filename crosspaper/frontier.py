@@ -430,19 +430,26 @@ def failed_node_draws(
 ) -> list[tuple[int, ...]]:
     """Node sets (0-based) failing: ``process`` and ``single`` = every job node once (exact
     average; an extra node failing alone holds PPA replicas only and loses no output),
-    ``correlated`` = ``draws`` random subsets of correlated_nodes = k of the N job nodes and
-    ``extra`` nodes N .. N + extra - 1 that fail with them (PPA replicas' extra nodes,
-    replication.extra_nodes), every node equally likely. Each subset takes k uniforms whatever
-    ``extra`` (sequential draws without replacement), so the acquisition draws after them stay
-    common random numbers across PPA plans."""
+    ``correlated`` = ``draws`` random subsets of correlated_nodes = k of the N job nodes (each
+    equally likely, k uniforms per subset: the same job nodes for every scheme, rev20d #2) and
+    each of the ``extra`` nodes N .. N + extra - 1 (PPA replicas' extra nodes,
+    replication.extra_nodes) with the job nodes' probability k / N: the failure keeps its share
+    of the failure domain, so replicas' nodes never dilute it (k of N + E would fail fewer job
+    nodes for a plan with more replicas). The extra nodes' fates come from a child stream per
+    subset (rng.spawn), so the job nodes and the acquisition draws after them stay common random
+    numbers across PPA plans, and plans sharing extra node j share its fate."""
     n = s.resources.nodes
     if kind in ("process", "single"):
         return [(i,) for i in range(n)]
-    k, m = s.failures.correlated_nodes, n + int(extra)
+    k, extra = s.failures.correlated_nodes, int(extra)
+    fates = rng.spawn(draws) if extra else [None] * draws
     out = []
-    for _ in range(draws):
-        pool = list(range(m))
-        out.append(tuple(sorted(pool.pop(int(u * (m - i))) for i, u in enumerate(rng.random(k)))))
+    for child in fates:
+        pool = list(range(n))
+        nodes = [pool.pop(int(u * (n - i))) for i, u in enumerate(rng.random(k))]
+        if child is not None:
+            nodes += [n + j for j, u in enumerate(child.random(extra)) if u < k / n]
+        out.append(tuple(sorted(nodes)))
     return out
 
 

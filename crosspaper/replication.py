@@ -9,9 +9,10 @@ active replication (Su & Zhou, ICDE 2016) of a scenario's tasks on its nodes.
   primary's node) whose load stays within the CPU cap (``papers.incremental.cpu_cap``) and fails
   with that node; replicas that fit no job node go to extra nodes (indices N, N + 1, ..., each
   filled up to the cap), which the cost charges and which join the job's failure domain: a
-  correlated failure of k nodes takes k of all the N + E nodes the job occupies (E =
-  ``extra_nodes``), each equally likely (``crosspaper.frontier.failed_node_draws``,
-  ``crosspaper.correlated``); a single-node failure of an extra node alone takes replicas only
+  correlated failure of k nodes takes the k job nodes every scheme loses and each of the E
+  (``extra_nodes``) extra nodes with the job nodes' probability k / N, so the plan's own nodes
+  never dilute it (``crosspaper.frontier.failed_node_draws``, ``crosspaper.correlated``;
+  rev20d #2); a single-node failure of an extra node alone takes replicas only
   and loses no output. With ``"separate"`` replicas sit in another failure domain and never fail
   with the job's nodes (before rev20c "same" behaved so for the extra nodes). A failed task
   whose replica is alive takes over after ``ACTIVATION_S``.

@@ -797,8 +797,8 @@ def _separate_replicas(tmp_path) -> str:
 def test_replicas_on_extra_nodes_fail_with_a_correlated_failure(tmp_path):
     """rev20c #2: PPA-1.0's replicas on Fig 9 sit mostly on extra nodes (index >= N), which the
     job's failures (drawn over its N nodes) never took, so replica_domain "same" behaved as
-    "separate". A correlated failure of k nodes now draws over all N + E nodes the job occupies,
-    each equally likely (k / (N + E)); "separate" keeps every replica outside the failures."""
+    "separate". A correlated failure of k nodes now also takes each extra node with the job
+    nodes' probability k / N; "separate" keeps every replica outside the failures."""
     from crosspaper import replication as P
 
     s = S.load("incremental_fig9")
@@ -808,8 +808,8 @@ def test_replicas_on_extra_nodes_fail_with_a_correlated_failure(tmp_path):
     assert extra >= 1 and P.replica_cost(s, plan)[1] == extra
     sets = F.failed_node_draws(s, "correlated", 4000, np.random.default_rng(1), extra)
     counts = np.bincount(np.concatenate(sets), minlength=n + extra)
-    share, p = counts / len(sets), k / (n + extra)
-    assert len(counts) == n + extra and all(len(set(x)) == k for x in sets)
+    share, p = counts / len(sets), k / n
+    assert len(counts) == n + extra
     np.testing.assert_allclose(share, p, atol=4 * math.sqrt(p * (1 - p) / len(sets)))
     # the same uniforms whatever the extra nodes: the acquisition draws after them stay common
     a, b = np.random.default_rng(2), np.random.default_rng(2)
@@ -817,6 +817,26 @@ def test_replicas_on_extra_nodes_fail_with_a_correlated_failure(tmp_path):
     assert a.random() == b.random()
     separate = _separate_replicas(tmp_path)
     assert P.extra_nodes(S.load(separate), plan) == 0
+
+
+def test_ppa_correlated_failure_fails_on_diluting_the_job_nodes_by_the_replicas():
+    """rev20d #2: with k of the N + E nodes, PPA-1.0's own extra nodes took part of every
+    correlated failure (Fig 9: 4.4 job nodes of 8 on average), which no other scheme gets. Every
+    plan now loses the same k job nodes as every scheme on the same draws (common random
+    numbers), and plans share extra node j's fate."""
+    s = S.load("incremental_fig9")
+    n, k = s.resources.nodes, s.failures.correlated_nodes
+    base = F.failed_node_draws(s, "correlated", 200, np.random.default_rng(3), 0)
+    for extra in (1, 4, 8):
+        sets = F.failed_node_draws(s, "correlated", 200, np.random.default_rng(3), extra)
+        jobs = [tuple(x for x in nodes if x < n) for nodes in sets]
+        assert jobs == base  # k job nodes, the same as without replicas
+        assert all(len(j) == k for j in jobs)
+    few = F.failed_node_draws(s, "correlated", 200, np.random.default_rng(3), 2)
+    many = F.failed_node_draws(s, "correlated", 200, np.random.default_rng(3), 8)
+    assert [[x for x in a if x >= n] for a in few] == [
+        [x for x in b if n <= x < n + 2] for b in many
+    ]
 
 
 def test_ppa_loss_fails_on_replicas_outside_the_correlated_failure(tmp_path):
