@@ -202,3 +202,36 @@ def test_cross_correlated_standby_nodes_need_no_acquisition(tmp_path):
         out[factor] = frame.query("kind == @cc.SUMMARY").set_index("scheme")["t_full_s"]
     for scheme in ("blocking", "incremental"):
         assert out[1.0][scheme] == pytest.approx(out[0.0][scheme])
+
+
+def test_fastrecover_y_over_the_days_load_fails_on_the_slowest_segment_at_one_load():
+    """y over the day's load (rev20c #5) for FastRecover: the slowest segment at EACH load level,
+    averaged over the levels (the slowest may change with the load), not the segments' maximum
+    at one level. Process failures (no wait) of khaos_iot at CH_max = 1, asynchronous reading."""
+    import fastrecover as fr
+    from crosspaper import recovery as R
+    from fastrecover.model import recovery_time_terms
+
+    name = "khaos_iot"
+    s = S.load(name)
+    topo, _, _, z = S.to_fastrecover(s)
+    storage = S.snapshot_storage(s)
+    source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
+    config = fr.optimize_chain(topo, 1.0 + source_log, z, storage).configuration
+    _, restore_min = recovery_time_terms(topo, config.anchors, storage)
+    interval = 60.0 / np.asarray(config.frequencies, dtype=float)
+    r1 = s.checkpoint.local_restart_s
+    jobs = F.day_jobs({"scenario": name}, s, 0.0, ASYNC)
+    assert len(jobs) == F.LOAD_LEVELS
+
+    def one(node, job):
+        hit = [i for i, op in enumerate(s.topology.operators) if node in op.nodes]
+        return max(R.expected_recovery_s(interval[i], r1 + 60.0 * restore_min[i], job) for i in hit)
+
+    nodes = range(s.resources.nodes)
+    expected = np.mean([[one(k, j) for j in jobs] for k in nodes])
+    params = {"scenario": name, "ch_max": 1.0, "draws": 2, "cost_reading": ASYNC}
+    row = F.fastrecover_point(params, np.random.default_rng(0))
+    assert row["loss_process_s"] == pytest.approx(expected, rel=1e-9)
+    middle = jobs[len(jobs) // 2]
+    assert not np.mean([one(k, middle) for k in nodes]) == pytest.approx(expected, rel=1e-3)
