@@ -40,7 +40,6 @@ from scipy import stats
 
 from crosspaper import recovery, replication, scenarios
 
-DETECTION_S = 1.0  # incremental.engine.EngineConfig.detection_delay: none in either paper
 SYNC_PERIOD_S = 1.0  # PPA's replica sync period: ppa_recovery_latency's Fig 10 default
 CONFIDENCE = 0.95  # of every CI here, as the scorecard's (pipeline.scorecard.CONFIDENCE)
 SCHEMES = ("PPA-0", "PPA-0.5", "PPA-1.0", "incremental", "blocking", "multilevel")
@@ -57,17 +56,23 @@ ASSUMPTIONS = {
     "survivors' spare under the CPU cap, then the scenario's resources.standby_nodes (at once), "
     "then as many new nodes as they need, delays of the scenario's law scaled by delay_factor, "
     "requested at detection",
-    "detection": f"{DETECTION_S} s after the failure for every scheme (incremental engine default)",
-    "PPA replicas": "crosspaper.replication: a replica runs on the node after its primary's "
-    "(ppa.replica_domain = same) and fails with it, or in another failure domain (separate); "
+    "detection": "inside checkpoint.remote_restart_s, which counts from the failure (rev20c "
+    "#11: not added again); new nodes are requested at detection, so a task waiting t s for its "
+    "node is down t + remote_restart_s",
+    "PPA replicas": "crosspaper.replication: a replica runs on the next job node with room under "
+    "the CPU cap, else on an extra node (ppa.replica_domain = same) and fails with it: a "
+    "plan's correlated failure takes the k job nodes every scheme loses and each of its E extra "
+    "nodes with the job nodes' probability k / N (rev20d #2: never k of N + E, which would "
+    "dilute the failure by the plan's own replicas); "
+    "or in another failure domain (separate), never failing; "
     "only a virtual sink never fails, so it is outside the plans' budget",
     "PPA passive tasks": "each restarts where the one rule puts it (crosspaper.recovery."
     "task_waits), then recovers like a restarted partition; a task with a live replica is back "
     "after the activation (crosspaper.replication.ACTIVATION_S)",
     "catch-up": "one recovery model for every scheme (crosspaper.recovery): from the failure, "
-    "detection + the wait for the node (the placement time) + remote restart, then the replay "
-    "of the lost work and of the backlog built meanwhile at the spare capacity, to 5% of the "
-    "peak backlog",
+    "the wait for the node (the placement time) + remote restart (detection included), then "
+    "the replay of the lost work and of the backlog built meanwhile at the spare capacity, to "
+    "5% of the peak backlog",
     "checkpoints": "each scheme at its own utilization-optimal interval (multilevel's U, Eq. "
     "(13), one criterion for all): incremental and blocking take consistent remote checkpoints "
     "(remote_cost_s each) and PPA's passive tasks remote ones, every T_r = the optimum with p1 "
@@ -152,6 +157,8 @@ def setup(name: str) -> dict:
         "load": load,
         "ppa_topology": ppa_topology,
         "plans": plans,
+        # replicas' extra nodes failing with the job's (replica_domain same; 0: separate)
+        "extra": {scheme: replication.extra_nodes(s, plan) for scheme, plan in plans.items()},
         "multilevel": ml,
         "interval": float(remote_only.T),  # remote checkpoints of incremental, blocking, PPA
         "job": recovery.job_of(s),
@@ -249,6 +256,9 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     u_checkpoint = rng.random()
     ml = su["multilevel"]
     geometric = rng.geometric(ml.p[-1])
+    # the PPA plans' extra nodes (replicas failing with the job): each fails with the job
+    # nodes' probability k / N, extra node j alike for every plan (rev20d #2)
+    extra_fate = rng.random(max(su["extra"].values(), default=0))
     failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
     acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
     # the one restart-location rule (crosspaper.recovery.restart_plan, as cross_frontier): the
@@ -265,7 +275,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     rows, common = [], {"failed_nodes": ",".join(failed_nodes)}
 
-    def emit(scheme, times, avail, failed_queries, exact=None):
+    def emit(scheme, times, avail, failed_queries, exact=None, common=common):
         """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
         rows.extend(
             _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
@@ -300,9 +310,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             alive_free=alive_free,
         )
         back = {
-            q[0] if isinstance(q, tuple) else q: _recovered(
-                su, lost[scheme], DETECTION_S + t + restart
-            )
+            q[0] if isinstance(q, tuple) else q: _recovered(su, lost[scheme], t + restart)
             for q, t in placed.items()
         }
         times, avail = _query_curve(back, n_queries)
@@ -312,19 +320,26 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             for q, t in back.items()
         )
     # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one rule.
-    failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in failed_nodes)
+    n_job = s.resources.nodes
+    job_index = [int(c[1:]) for c in su["candidates"]]
     for scheme, plan in su["plans"].items():
-        switched = replication.active_tasks(s, plan, order)  # need no place to restart
-        waits = recovery.task_waits(s, order, standby, acquisition, switched)
+        extra = n_job + np.arange(su["extra"][scheme])
+        hit = extra[extra_fate[: len(extra)] < k / len(job_index)]
+        jobs_down = list(order)  # the k job nodes every scheme loses
+        mine = [*jobs_down, *(int(x) for x in hit)]
+        down = {f"n{x}" for x in jobs_down}
+        failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in down)
+        switched = replication.active_tasks(s, plan, mine)  # need no place to restart
+        waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
         passive_back = {
-            t: _recovered(su, lost["incremental"], DETECTION_S + w + restart)
-            for t, w in waits.items()
+            t: _recovered(su, lost["incremental"], w + restart) for t, w in waits.items()
         }
-        back = replication.failure(s, su["ppa_topology"], plan, order, passive_back)["back"]
+        back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)
         failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
         exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
-        emit(scheme, times, avail, failed_queries, exact)
+        plan_common = {"failed_nodes": ",".join(f"n{x}" for x in sorted(mine))}
+        emit(scheme, times, avail, failed_queries, exact, plan_common)
         for task, acc in per_query.items():
             if acc[0] < 1:
                 exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]
@@ -334,7 +349,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
                         scheme=scheme,
                         query=task.split("[")[0],
                         recovery_s=float(exact),
-                        **common,
+                        **plan_common,
                     )
                 )
     if params["engine"]:

@@ -180,6 +180,25 @@ def _check_trace_rate(workload: pd.Series, s: Scenario, path: Path) -> None:
         )
 
 
+def trace_min_seconds(levels: int, method) -> int:
+    """The shortest trace Khaos's phase 1 can place ``levels`` failure points on
+    (:func:`khaos.method.failure_points`): ``skip_s`` skipped at both ends and the points
+    ``min_separation_s`` apart, 2 skip_s + (levels - 1) min_separation_s + 1 seconds."""
+    return 2 * method.skip_s + (levels - 1) * method.min_separation_s + 1
+
+
+def _check_trace_length(workload: pd.Series, levels: int, method, path: Path) -> None:
+    """Refuses, when it is read, a trace too short for phase 1 (:func:`trace_min_seconds`)."""
+    need = trace_min_seconds(levels, method)
+    if len(workload) < need:
+        raise ValueError(
+            f"trace {path.name}: {len(workload):,} s long; the Khaos method needs at least "
+            f"{need:,} s for levels = {levels} (2 x {method.skip_s} s skipped at the ends + "
+            f"(levels - 1) x {method.min_separation_s} s between failure points): give a longer "
+            f"trace or a smaller -p levels=N (>= 2)"
+        )
+
+
 # -- the simulated job of a scenario ------------------------------------------------------------
 class Job:
     """The simulated job of a scenario on its workload: ``setup`` (:func:`to_khaos`), ``sim``
@@ -204,6 +223,7 @@ class Job:
             path = Path(trace).resolve()
             self.workload = read_trace(path)
             _check_trace_rate(self.workload, s, path)
+            _check_trace_length(self.workload, levels, setup.method, path)
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
             self.source = {"trace": str(path), "trace_sha256": digest}
             self.failure_seconds = trace_failures(self.workload, s)
@@ -216,6 +236,9 @@ class Job:
             fitted, _ = calibrate(load_experiment(folder, "ysb"))
             sim = replace(sim, **{k: getattr(fitted, k) for k in LATENCY_TERMS})
         self.sim = sim
+        # the QoS bounds every recovery: its restart waits the longest (rev20c #4)
+        worst = setup.sim.restart_s + recovery.node_failure_worst_wait_s(s)
+        self.qos_sim = replace(sim, restart_s=worst)
         self.method = replace(
             setup.method,
             levels=levels,
@@ -716,7 +739,7 @@ def sensitivity(
     factor, headroom (spare capacity C - a x factor, :func:`with_headroom`), checkpoint cost c
     (s), node acquisition delay (s);
     each row has both failure timings. The first row is the scenario as given."""
-    s, sim = job.scenario, job.sim
+    s, sim = job.scenario, job.qos_sim
     cases = [("as given", "", s, sim)]
     cases += [("failure rate", f"x{f:g}", with_rate(s, f), sim) for f in rate_factors]
     cases += [("headroom", f"x{h:g}", *with_headroom(s, sim, h)) for h in headroom_factors]
@@ -738,7 +761,7 @@ def decision_map(job: Job, rate_factors, headroom_factors) -> pd.DataFrame:
     status."""
     rows = []
     for h in headroom_factors:
-        s_h, sim_h = with_headroom(job.scenario, job.sim, h)
+        s_h, sim_h = with_headroom(job.scenario, job.qos_sim, h)
         for f in rate_factors:
             rows.append(
                 {
@@ -774,7 +797,7 @@ def disagreement(jobs: dict, curves: pd.DataFrame) -> pd.DataFrame:
             "scenario": name,
             "peak_arrivals": job.peak,
             "capacity": job.sim.capacity,
-            **headline(job.scenario, job.sim, job.peak),
+            **headline(job.scenario, job.qos_sim, job.peak),
         }
         for timing, variant in zip(TIMINGS, ("remote", "remote mid"), strict=True):
             mine = curves[(curves["scenario"] == name) & (curves["variant"] == variant)]

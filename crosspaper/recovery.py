@@ -103,16 +103,70 @@ def recovery_s(lost_s, down_s, job: Job):
         raise ValueError("lost_s and down_s must be finite and >= 0")
     if not job.feasible:
         return np.full(np.broadcast(lost, down).shape, math.inf)[()]
-    a, spare, tau = job.input_rate, job.capacity - job.input_rate, job.drain_tau_s
+    return _closed_form(
+        lost, down, job.input_rate, job.capacity, job.drain_tau_s, job.drain_fraction
+    )[()]
+
+
+def _closed_form(lost, down, a, capacity, tau, fraction):
+    """recovery_s's closed form, broadcast over every argument (feasible jobs: capacity > a)."""
+    spare = capacity - a
     peak = a * (lost + down)
-    target = job.drain_fraction * peak
+    target = fraction * peak
     knee = tau * spare
     start = np.minimum(peak, knee)
     exponential_part = target < start
     with np.errstate(divide="ignore", invalid="ignore"):
         tail = np.where(exponential_part, tau * np.log(start / target), 0.0)
     linear = np.where(exponential_part, np.maximum(peak - knee, 0.0), peak - target) / spare
-    return (down + linear + tail)[()]
+    return down + linear + tail
+
+
+JOB_TERMS = ("input_rate", "capacity", "drain_tau_s", "drain_fraction")
+
+
+def _lost_intervals(interval_s: float, keep: float) -> tuple[np.ndarray, np.ndarray]:
+    """(extra lost seconds (G - 1) T, P[G]) of a failure whose level's checkpoint is usable with
+    probability ``keep``: G ~ geometric(keep), truncated where its tail is below 1e-9."""
+    if not 0 < keep <= 1:
+        raise ValueError(f"keep must lie in (0, 1]; got {keep!r}")
+    if keep == 1:
+        return np.array([0.0]), np.array([1.0])
+    g = np.arange(1, 1 + max(1, math.ceil(math.log(1e-9) / math.log1p(-keep))))[:20_000]
+    pg = keep * (1 - keep) ** (g - 1)
+    return (g - 1) * interval_s, pg / pg.sum()
+
+
+def mean_recovery_s(
+    interval_s: float, down_s: float, jobs, timing: str = "uniform", keep: float = 1.0
+) -> float:
+    """The mean over ``jobs`` (equally likely: a day's load levels) of expected_recovery_s, in
+    one array (inf where some job cannot catch up). A (job, row of G) pair that drains linearly
+    (expected_recovery_s's shortcut) takes the mean moment; the others the moments' grid."""
+    moments, weights = lost_work(interval_s, timing)
+    extra, pg = _lost_intervals(interval_s, keep)
+    if not (math.isfinite(down_s) and down_s >= 0):
+        raise ValueError("lost_s and down_s must be finite and >= 0")
+    if not all(j.feasible for j in jobs):
+        return math.inf
+    a, capacity, tau, f = (np.array([float(getattr(j, k)) for j in jobs]) for k in JOB_TERMS)
+    knee = tau * (capacity - a)
+    # per (job, row of G): linear when its every moment drains linearly to the target
+    linear = f[:, None] * a[:, None] * (extra[None, :] + moments.min() + down_s) >= knee[
+        :, None
+    ] * (1 + 1e-9)
+    total = np.zeros(len(jobs))
+    mean = (np.array([float(moments @ weights)]), np.ones(1))  # a linear row: the mean moment
+    for rows, (lost, w) in ((~linear, (moments, weights)), (linear, mean)):
+        j, g = np.nonzero(rows)
+        if j.size:
+            grid = _closed_form(
+                lost[None, :] + extra[g][:, None],
+                float(down_s),
+                *(v[j][:, None] for v in (a, capacity, tau, f)),
+            )
+            total += np.bincount(j, weights=(grid @ w) * pg[g], minlength=len(jobs))
+    return float(total.mean())
 
 
 def lost_work(interval_s: float, timing: str):
@@ -140,17 +194,8 @@ def expected_recovery_s(
     every ``interval_s`` s, each usable for it with probability ``keep`` (multilevel: the
     probability of a checkpoint of its level or above; 1 for single-level schemes), so it loses
     G - 1 whole intervals plus the moment in the last one, G ~ geometric(keep)."""
-    if not 0 < keep <= 1:
-        raise ValueError(f"keep must lie in (0, 1]; got {keep!r}")
     moments, weights = lost_work(interval_s, timing)
-    if keep == 1:
-        extra, pg = np.array([0.0]), np.array([1.0])
-    else:
-        g = np.arange(1, 1 + max(1, math.ceil(math.log(1e-9) / math.log1p(-keep))))
-        g = g[:20_000]
-        pg = keep * (1 - keep) ** (g - 1)
-        pg = pg / pg.sum()
-        extra = (g - 1) * interval_s
+    extra, pg = _lost_intervals(interval_s, keep)
     # Rows of G whose every moment drains linearly to the target (f B >= K, the closed form's
     # last case, always when τ = 0) are linear in the lost work: their mean over the moments is
     # recovery_s at the mean moment. The tail of G (thousands of rows at keep 0.01) needs no grid.
@@ -235,6 +280,14 @@ def acquired_wait_s(s, m: int, n: int) -> float:
     return r.acquisition_low_s + (r.acquisition_high_s - r.acquisition_low_s) * m / (n + 1)
 
 
+def acquisition_upper_s(s) -> float:
+    """The longest wait for one acquired node under the scenario's law: uniform a..b: b; fixed:
+    a. The per-recovery QoS bounds every recovery, so it is judged with this wait (rev20c #4),
+    never with the law's mean."""
+    r = s.resources
+    return r.acquisition_low_s if r.acquisition_law == "fixed" else r.acquisition_high_s
+
+
 def node_failure_wait_s(s) -> float:
     """Expected wait (s) for a place after a single node failure of scenario ``s`` under the one
     rule (``restart_plan`` with its resources.standby_nodes), over every node failing once: what
@@ -242,6 +295,16 @@ def node_failure_wait_s(s) -> float:
     standby = s.resources.standby_nodes
     n = s.resources.nodes
     return sum(acquired_wait_s(s, *acquired_nodes(s, (k,), standby)) for k in range(n)) / n
+
+
+def node_failure_worst_wait_s(s) -> float:
+    """The longest wait (s) for a place after a single node failure of scenario ``s`` under the
+    one rule: the acquisition law's upper end (acquisition_upper_s) where some node's failure
+    needs an acquired node, else 0: what cross_interval's QoS adds to the restart (rev20c #4:
+    the limit bounds every recovery, not the mean one)."""
+    standby = s.resources.standby_nodes
+    waits = any(acquired_nodes(s, (k,), standby)[0] > 0 for k in range(s.resources.nodes))
+    return acquisition_upper_s(s) if waits else 0.0
 
 
 def task_waits(s, failed_nodes, standby: int, draws, skip=frozenset()) -> dict[str, float]:
@@ -350,3 +413,26 @@ def simulator_day_table(s, ci_s: float, sim_params, workload: pd.Series, failure
     table = pd.DataFrame(rows)
     table["within"] = table["difference_s"].abs() <= table["tolerance_s"]
     return table
+
+
+def agreement_limits(table: pd.DataFrame, by: str = "scenario") -> pd.DataFrame:
+    """Where the model stops agreeing with the simulator in ``table`` (simulator_day_table rows
+    of several CIs, a ``by`` column): per group, the longest CI up to which every failure of
+    every CI is within the tolerance (``agrees_up_to_s``, NaN if the shortest already misses)
+    and the first CI with a failure outside it (``first_miss_s``, NaN if none), with the share
+    within at that CI."""
+    rows = []
+    for key, g in table.groupby(by, sort=False):
+        per_ci = g.groupby("ci_s")["within"].agg(["all", "mean"]).sort_index()
+        missed = per_ci.index[~per_ci["all"].to_numpy(dtype=bool)]
+        first = missed.min() if len(missed) else math.nan
+        held = per_ci.index[per_ci.index < first] if len(missed) else per_ci.index
+        rows.append(
+            {
+                by: key,
+                "agrees_up_to_s": float(held.max()) if len(held) else math.nan,
+                "first_miss_s": float(first),
+                "within_at_first_miss": float(per_ci.loc[first, "mean"]) if len(missed) else 1.0,
+            }
+        )
+    return pd.DataFrame(rows)

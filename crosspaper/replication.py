@@ -8,9 +8,14 @@ active replication (Su & Zhou, ICDE 2016) of a scenario's tasks on its nodes.
   the replica of a task on node k runs on the first of nodes k + 1, k + 2, ... (mod N, never its
   primary's node) whose load stays within the CPU cap (``papers.incremental.cpu_cap``) and fails
   with that node; replicas that fit no job node go to extra nodes (indices N, N + 1, ..., each
-  filled up to the cap), which the cost charges and which the job's failures (drawn over its N
-  nodes) never take. With ``"separate"`` replicas sit in another failure domain and never fail
-  with the job's nodes. A failed task whose replica is alive takes over after ``ACTIVATION_S``.
+  filled up to the cap), which the cost charges and which join the job's failure domain: a
+  correlated failure of k nodes takes the k job nodes every scheme loses and each of the E
+  (``extra_nodes``) extra nodes with the job nodes' probability k / N, so the plan's own nodes
+  never dilute it (``crosspaper.frontier.failed_node_draws``, ``crosspaper.correlated``;
+  rev20d #2); a single-node failure of an extra node alone takes replicas only
+  and loses no output. With ``"separate"`` replicas sit in another failure domain and never fail
+  with the job's nodes (before rev20c "same" behaved so for the extra nodes). A failed task
+  whose replica is alive takes over after ``ACTIVATION_S``.
 - A failed task without a live replica is passive: it restarts where the cross notebooks' one
   rule puts it (crosspaper.recovery.task_waits: the survivors' spare under the CPU cap at once,
   then a standby node at once, then an acquired node when it arrives) and then recovers from its
@@ -56,6 +61,15 @@ def replica_placement(s, plan: Iterable[str]) -> dict[str, int | None]:
         load[k] += cpu[t]
         out[t] = k
     return out
+
+
+def extra_nodes(s, plan: Iterable[str]) -> int:
+    """E, the extra nodes (indices N .. N + E - 1) the plan's replicas run on and that fail with
+    the job (``replica_domain = "same"``); 0 with ``"separate"`` (another failure domain)."""
+    if s.papers["ppa"].get("replica_domain", "same") == "separate":
+        return 0
+    placed = [k for k in replica_placement(s, plan).values() if k is not None]
+    return max(0, max(placed, default=-1) + 1 - s.resources.nodes)
 
 
 def task_cpu(s) -> dict[str, float]:

@@ -700,8 +700,11 @@ def to_fastrecover(s: Scenario):
     (catch_up_rate x Ω_i) min per tuple with Ω_i op_i's input in tuples/min, so that τ_i Ω_i =
     input_rate / catch_up_rate: a minute of lost input takes that many minutes to reprocess at
     the job's capacity (every operator is pipelined at the job's capacity: assumption), ρ_i =
-    failures per minute hitting op_i = ((single_per_day + process_per_day) x the share of nodes
-    hosting a task of op_i + correlated_per_day) / 1440; Ω = input_rate x 60. Storage:
+    failures per minute hitting op_i = ((single_per_day + process_per_day) x h_i / N +
+    correlated_per_day x (1 - C(N - h_i, k) / C(N, k))) / 1440 with h_i the nodes hosting a task
+    of op_i, N the job's nodes and k correlated_nodes: a failure hits op_i when it takes one of
+    its nodes, a correlated one when any of its k equally likely nodes is one (rev20c #11);
+    Ω = input_rate x 60. Storage:
     B_log = b_log_kb_per_min, B_snap = b_snap_kb_per_min. The source's anchor log is the input
     Kafka keeps for every scheme: a caller comparing schemes leaves its cost Δ_log(Ω θ_1) out."""
     from fastrecover import Operator, Storage, chain
@@ -718,9 +721,12 @@ def to_fastrecover(s: Scenario):
     f = s.failures
     rates = topo.input_rates()
     ops = []
+    k = min(f.correlated_nodes, nodes)
     for op in topo.operators:
-        hit = len(set(op.nodes)) / nodes
-        rho = ((f.single_per_day + f.process_per_day) * hit + f.correlated_per_day) / 1440.0
+        h = len(set(op.nodes))
+        correlated = 1.0 - math.comb(nodes - h, k) / math.comb(nodes, k)
+        rho = (f.single_per_day + f.process_per_day) * h / nodes + f.correlated_per_day * correlated
+        rho /= 1440.0
         ops.append(
             Operator(
                 s=op.selectivity,

@@ -84,11 +84,12 @@ def _draws(k: int, seed: int):
 
 
 def _recovered(su, phase: float, wait_s: float) -> float:
-    """The shared recovery model after a wait of ``wait_s`` s for a placement (detection and the
-    remote restart added; the work since the last checkpoint lost)."""
+    """The shared recovery model after a wait of ``wait_s`` s for a placement (the remote restart
+    added, which counts from the failure: detection inside it, rev20c #11; the work since the
+    last checkpoint lost)."""
     s = su["scenario"]
     lost = phase * su["interval"]  # every scheme's optimised remote interval
-    down = cc.DETECTION_S + wait_s + s.checkpoint.remote_restart_s
+    down = wait_s + s.checkpoint.remote_restart_s
     return float(recovery.recovery_s(lost, down, su["job"]))
 
 
@@ -264,3 +265,36 @@ def test_equal_footing_fails_on_the_configured_interval():
         old.loc[old["scheme"] == scheme, "checkpoint_interval_s"] = configured
     assert not _same_footing(old, su)
     assert configured != pytest.approx(su["interval"], rel=0.5)
+
+
+def test_ppa_replicas_extra_nodes_fail_in_cross_correlated_fails_on_job_nodes_only():
+    """rev20c #2: PPA-1.0's replicas on Fig 9's extra nodes never failed. A correlated failure
+    of k = 8 now takes the k job nodes every scheme loses (rev20d #2: never diluted by the plan's
+    own extra nodes) and each extra node (index >= N) with probability k / N: over seeds some
+    draws hit one, and every plan fails exactly the blocking scheme's job nodes."""
+    n = cc.setup("incremental_fig9")["scenario"].resources.nodes
+    params = {"scenario": "incremental_fig9", "k": 8, "delay_factor": 1.0, "horizon_s": 600.0}
+    params |= {"step_s": 30.0, "engine": False, "engine_rate": 1.0}
+    hit = 0
+    for seed in range(12):
+        frame = pd.DataFrame(cc.correlated_point(params, np.random.default_rng(seed)))
+        summary = frame.query("kind == @cc.SUMMARY").set_index("scheme")
+        nodes = {s: {int(x[1:]) for x in v.split(",")} for s, v in summary["failed_nodes"].items()}
+        assert max(nodes["PPA-0"]) < n
+        for plan in ("PPA-0", "PPA-0.5", "PPA-1.0"):
+            assert {x for x in nodes[plan] if x < n} == nodes["blocking"]
+        hit += max(nodes["PPA-1.0"]) >= n
+    assert hit >= 3
+
+
+def test_down_time_fails_on_adding_detection_to_the_restart():
+    """rev20c #11: checkpoint.remote_restart_s counts from the failure, detection included, so a
+    partition placed at once is down remote_restart_s, not a detection delay more."""
+    su, _, _, phase = _draws(2, 0)
+    s = su["scenario"]
+    full = point(2, 0).query("kind == @cc.SUMMARY").set_index("scheme").loc["blocking", "t_full_s"]
+    lost = phase * su["interval"]
+    assert full == pytest.approx(
+        recovery.recovery_s(lost, s.checkpoint.remote_restart_s, su["job"])
+    )
+    assert full < recovery.recovery_s(lost, 1.0 + s.checkpoint.remote_restart_s, su["job"]) - 0.5

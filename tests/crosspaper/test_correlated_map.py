@@ -94,7 +94,20 @@ def test_the_decision_is_the_cheapest_scheme_that_meets_the_limit():
     d = _decided(full, cost, limit=250.0)
     assert set(d["decision"]) == {"PPA-0.5"}
     assert set(d["fastest"]) == {"PPA-1.0"} and set(d["least_lost"]) == {"PPA-1.0"}
-    assert _decided(full, cost, limit=300.0)["decision"].iloc[0] == "incremental"  # tie on cost
+    assert _decided(full, cost, limit=301.0)["decision"].iloc[0] == "incremental"  # tie on cost
+
+
+def test_the_decision_fails_on_judging_the_mean():
+    """rev20c #4: the QoS mark used the mean time to full output over draws. Incremental's
+    draws take 299 s and 301 s (mean 300 s): one recovery breaks a 300 s limit, so it does not
+    meet it and the decision is the next cheapest scheme meeting it in every draw."""
+    full = {"PPA-1.0": 2.0, "PPA-0.5": 200.0, "incremental": 300.0, "blocking": 400.0}
+    cost = {"PPA-1.0": 0.9, "PPA-0.5": 0.5, "incremental": 0.05, "blocking": 0.05}
+    d = _decided(full, cost, limit=300.0).set_index("scheme")
+    assert (
+        d.loc["incremental", "t_full_s"] == 300.0 and d.loc["incremental", "worst_full_s"] == 301.0
+    )
+    assert not d.loc["incremental", "meets_qos"] and d["decision"].iloc[0] == "PPA-0.5"
 
 
 def test_the_decision_fails_on_tentative_credit():

@@ -13,6 +13,7 @@ import pytest
 from crosspaper import interval as I
 from crosspaper import recovery
 from crosspaper.scenarios import load, to_khaos, to_multilevel
+from khaos import failure_points
 from khaos.simulate import SimParams, drain_time, simulate
 from multilevel.optimize import optimal
 
@@ -78,11 +79,11 @@ def test_trace_failures_follow_the_scenario_rate(tmp_path):
 def test_job_on_a_trace_replays_it(tmp_path):
     """A synthetic two-hour trace with a load step: the job takes its workload and failures from
     the trace, and a replay point on it injects them."""
-    rates = [5000.0] * 3600 + [12_032.0] * 3600  # mean 8,516: khaos_iot's input_rate
+    rates = [5000.0] * 5400 + [12_032.0] * 5400  # mean 8,516: khaos_iot's input_rate
     path = write_trace(tmp_path / "my_job.csv", rates)
     s = load("khaos_iot")
     job = I.Job(s, DATA / "khaos", trace=path, levels=4, profile_configurations=3)
-    assert len(job.workload) == 7200 and job.peak == pytest.approx(12_032.0)
+    assert len(job.workload) == 10_800 and job.peak == pytest.approx(12_032.0)
     assert job.source["trace"] == str(path.resolve()) and len(job.source["trace_sha256"]) == 64
     assert job.failure_seconds == I.trace_failures(job.workload, s)
     row = I.replay_point(job.point(30), np.random.default_rng(0))
@@ -97,7 +98,23 @@ def test_job_on_a_trace_fails_on_a_mean_far_from_the_input_rate(tmp_path):
     with pytest.raises(ValueError, match=r"far\.csv.*12,500 events/s.*khaos_iot \(8,516"):
         I.Job(load("khaos_iot"), DATA / "khaos", trace=path)
     near = write_trace(tmp_path / "near.csv", [8516.0 * 1.009] * 7200)
-    assert I.Job(load("khaos_iot"), DATA / "khaos", trace=near).peak > 8516
+    assert I.Job(load("khaos_iot"), DATA / "khaos", trace=near, levels=2).peak > 8516
+
+
+def test_job_on_a_trace_fails_on_a_trace_too_short_for_phase_1(tmp_path):
+    """The read-through: a two-hour trace failed deep in the notebook ("the series cannot hold 6
+    failure seconds 1800 s apart"). It is refused when read, naming levels and the length
+    needed, 2 x 1800 + (levels - 1) x 1800 + 1 s; at that length phase 1 places its points."""
+    s = load("khaos_iot")
+    need = I.trace_min_seconds(6, to_khaos(s).method)
+    assert need == 12_601
+    short = write_trace(tmp_path / "short.csv", [8516.0] * (need - 1))
+    with pytest.raises(ValueError, match=r"short\.csv: 12,600 s long.*12,601 s for levels = 6"):
+        I.Job(s, DATA / "khaos", trace=short, levels=6)
+    rates = 8516.0 + 2000.0 * np.sin(np.arange(need) / 900.0)
+    enough = write_trace(tmp_path / "enough.csv", rates - rates.mean() + 8516.0)
+    job = I.Job(s, DATA / "khaos", trace=enough, levels=6)
+    assert len(failure_points(job.workload, job.method)) == 6
 
 
 # -- the one recovery model ----------------------------------------------------------------------
@@ -242,7 +259,7 @@ def test_decision_map_covers_the_grid_and_marks_infeasible(ysb):
     class FakeJob:  # a Job's fields without loading the day
         scenario, peak = s, 91_420.0
 
-    FakeJob.sim = sim
+    FakeJob.sim = FakeJob.qos_sim = sim
     table = I.decision_map(FakeJob, [0.1, 1.0, 10.0], [0.4, 1.0, 1.3])
     assert len(table) == 9
     assert set(table["status"]) <= {"optimum meets QoS", "QoS binds", "infeasible"}
@@ -397,9 +414,9 @@ def test_load_ratio_never_negative():
 
 def test_job_warns_when_capacity_is_below_the_peak(tmp_path):
     # mean 8,516 (khaos_iot's input_rate), a 300-s peak of 40,000
-    path = write_trace(tmp_path / "hot.csv", [5017.8] * 2700 + [40_000.0] * 300)
+    path = write_trace(tmp_path / "hot.csv", [6858.9] * 5700 + [40_000.0] * 300)
     with pytest.warns(UserWarning, match=r"checkpoint\.catch_up_rate"):
-        I.Job(load("khaos_iot"), DATA / "khaos", trace=path)  # capacity 33,000
+        I.Job(load("khaos_iot"), DATA / "khaos", trace=path, levels=2)  # capacity 33,000
 
 
 def test_decision_table_marks_infeasible_and_binding():

@@ -4,6 +4,7 @@ simulator (the tolerance stated in the module), and the expectation over failure
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -163,3 +164,29 @@ def test_task_waits_take_the_first_arrivals_of_the_nodes_requested():
     assert R.acquired_wait_s(s, 3, 8) == pytest.approx(120 + 240 * 3 / 9)
     with pytest.raises(ValueError, match="draws"):
         R.task_waits(s, nodes, 0, draws[:5])
+
+
+def test_cross_interval_qos_wait_fails_on_judging_the_mean():
+    """rev20c #4: cross_interval's QoS added the mean wait for a node to the restart. The limit
+    bounds every recovery: the longest wait (the acquisition law's upper end) where some node's
+    failure needs a new node (Fig 9: 360 s, mean below 300 s), none where a standby node or the
+    survivors take every node's tasks (khaos_iot)."""
+    fig9, iot = S.load("incremental_fig9"), S.load("khaos_iot")
+    assert R.node_failure_worst_wait_s(fig9) == 360.0 > 300.0 > R.node_failure_wait_s(fig9)
+    assert R.node_failure_worst_wait_s(iot) == 0.0 == R.node_failure_wait_s(iot)
+
+
+def test_agreement_limits_fails_on_reading_past_the_first_miss():
+    """The longest CI up to which EVERY failure agrees stops before the first miss, even where a
+    longer CI agrees again."""
+    table = pd.DataFrame(
+        {
+            "scenario": ["a"] * 6 + ["b"] * 2,
+            "ci_s": [10, 10, 60, 60, 300, 300, 10, 60],
+            "within": [True, True, True, False, True, True, True, True],
+        }
+    )
+    out = R.agreement_limits(table).set_index("scenario")
+    assert out.loc["a", "agrees_up_to_s"] == 10 and out.loc["a", "first_miss_s"] == 60
+    assert out.loc["a", "within_at_first_miss"] == 0.5
+    assert out.loc["b", "agrees_up_to_s"] == 60 and np.isnan(out.loc["b", "first_miss_s"])

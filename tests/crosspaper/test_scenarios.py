@@ -463,3 +463,34 @@ def test_day_mean_is_computed_once_across_processes(tmp_path, monkeypatch):
         assert S.day_mean("iot") == 1234.5
     finally:
         S.day_mean.cache_clear()
+
+
+def test_fastrecover_rho_fails_on_charging_every_correlated_failure_to_every_operator():
+    """rev20c #11: a correlated failure of k = 2 of 4 nodes hits an operator on node 0 alone
+    with probability 1 - C(3, 2) / C(4, 2) = 1/2 (counted over the node pairs), one on nodes 0
+    and 1 with 5/6, one on every node always; process and single failures by the node share."""
+    import itertools
+
+    ops = [
+        {
+            "name": f"op{i}",
+            "parallelism": len(nodes),
+            "selectivity": 1.0,
+            "state_kb": 10.0,
+            "tuple_kb": 1.0,
+            "cpu_share": 0.1,
+            "nodes": list(nodes),
+            "output": i == 2,
+            "join": False,
+        }
+        for i, nodes in enumerate(((0,), (0, 1), (0, 1, 2, 3)))
+    ]
+    s = _chain_scenario(3, lam=(0.4, 0.1), c=(1.0, 5.0), r=(1.0, 5.0), operators=ops)
+    s = _replace_failures(s, correlated_per_day=2.0)
+    topology, *_ = S.to_fastrecover(s)
+    pairs = list(itertools.combinations(range(4), 2))
+    for op, rho in zip(ops, topology.rho, strict=True):
+        share = len(op["nodes"]) / 4
+        hit = sum(any(k in op["nodes"] for k in pair) for pair in pairs) / len(pairs)
+        assert rho == pytest.approx((0.5 * share + 2.0 * hit) / 1440.0)
+    assert topology.rho[0] < (0.5 / 4 + 2.0) / 1440.0  # the old charge: every correlated failure

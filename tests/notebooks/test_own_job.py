@@ -2,6 +2,7 @@
 through every cross notebook as a user does (`repro run NOTEBOOK --profile quick -p
 scenario=<path>`: real papermill and Spark)."""
 
+import math
 import os
 import re
 import subprocess
@@ -49,3 +50,46 @@ def test_a_cross_notebook_runs_on_a_scenario_file_outside_the_repository(name, m
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     page = next((tmp_path / "reports").rglob(f"{name}.html")).read_text()
     assert "my own job, end to end" in page  # it ran on the file's scenario, not its default
+
+
+@pytest.fixture(scope="module")
+def my_job_without_a_day(tmp_path_factory) -> tuple[str, str]:
+    """rev20c #1: the template with no Khaos day (experiment "none") and a workload trace of
+    the quick profile's minimum length (levels = 6: interval.trace_min_seconds), its mean the
+    template's input_rate."""
+    from crosspaper import interval
+
+    folder = tmp_path_factory.mktemp("own_job_none")
+    text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
+    for key, value in {**CHANGES, "experiment": '"none"', "failure_seconds": "[]"}.items():
+        text, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", text)
+        assert n == 1, key
+    (folder / "my_job.toml").write_text(text)
+    s = S.load(folder / "my_job.toml")
+    seconds = interval.trace_min_seconds(6, S.to_khaos(s).method)
+    wave = [1.0 + 0.2 * math.sin(t / 1800.0) for t in range(seconds)]
+    mean = sum(wave) / len(wave)
+    rates = [s.topology.input_rate * w / mean for w in wave]
+    lines = ["second,rate", *(f"{t},{r:.3f}" for t, r in enumerate(rates))]
+    (folder / "rates.csv").write_text("\n".join(lines) + "\n")
+    return str(folder / "my_job.toml"), str(folder / "rates.csv")
+
+
+@pytest.mark.parametrize("name", ["cross_interval", "cross_frontier", "cross_correlated"])
+def test_a_cross_notebook_runs_on_a_job_without_a_khaos_day(name, my_job_without_a_day, tmp_path):
+    """rev20c #1: with experiment = "none" cross_interval failed on the Khaos table (KeyError
+    'none') and cross_frontier on its simulator check (nothing to concatenate)."""
+    path, trace = my_job_without_a_day
+    env = {
+        **os.environ,
+        paths.REPORTS_ENV: str(tmp_path / "reports"),
+        paths.RESULTS_ENV: str(tmp_path / "results"),
+    }
+    argv = ["run", name, "--profile", "quick", "-p", f"scenario={path}"]
+    argv += ["-p", f"trace={trace}"] if name == "cross_interval" else []
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", *argv], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    page = next((tmp_path / "reports").rglob(f"{name}.html")).read_text()
+    assert "my own job, end to end" in page
