@@ -153,11 +153,15 @@ class Partition:
             return due is not None and now >= due
         if self.order_preserving:
             return len(self.barriers.get(self.next_boundary, ())) == len(self.channels)
+        if self.queue and self.blocked:
+            self.hold()
+        return bool(self.queue)
+
+    def hold(self) -> None:
+        """Move the arrivals at the head of the queue on blocked channels to ``held``."""
         queue = self.queue
-        if queue and self.blocked:
-            while queue and queue[0][0] in self.blocked:
-                self.held.append(queue.popleft())
-        return bool(queue)
+        while queue and queue[0][0] in self.blocked:
+            self.held.append(queue.popleft())
 
     # --- processing --------------------------------------------------------------------------
 
@@ -171,16 +175,16 @@ class Partition:
             self._step_source()
         elif self.order_preserving:
             self._step_batch()
-        else:
-            self._step_message()
+        else:  # normal mode: the next message in arrival order
+            ch, env = self.queue.popleft()
+            if type(env[2]) is Marker:
+                self._step_marker(ch, env)
+            else:
+                self._process(ch, env)
         return self.spent
 
-    def _step_message(self) -> None:
-        ch, env = self.queue.popleft()
+    def _step_marker(self, ch, env) -> None:
         payload = env[2]
-        if type(payload) is not Marker:
-            self._process(ch, env)
-            return
         self.spent += self.settings.marker_cost
         self._consume_marker(ch, env)
         if payload.ckpt is None:  # a barrier sent before order-preserving processing ended

@@ -273,7 +273,14 @@ class Engine:
         for k in range(count):
             i = (turn + k) % count
             partition = parts[pids[i]]
-            if partition.ready(now):
+            if partition.is_source or partition.order_preserving:
+                ready = partition.ready(now)
+            else:  # Partition.ready in normal mode, without the call: most steps are messages
+                queue = partition.queue
+                if queue and partition.blocked:
+                    partition.hold()
+                ready = bool(queue)
+            if ready:
                 node.turn = i + 1
                 capacity = node.capacity
                 finish = now + partition.step() / capacity

@@ -242,6 +242,22 @@ def generator_variants() -> list[dict]:
     return out
 
 
+def _equal_each(values: list, target) -> np.ndarray:
+    """``np.array_equal(v, target)`` for each of ``values``, computed once per distinct value:
+    a sweep's rows repeat a handful of parameter values thousands of times."""
+    memo: dict = {}
+    out = np.empty(len(values), dtype=bool)
+    for i, v in enumerate(values):
+        if isinstance(v, np.ndarray):
+            key = (np.ndarray, v.dtype.str, v.shape, v.tobytes())
+        else:
+            key = (type(v), repr(v))
+        if key not in memo:
+            memo[key] = np.array_equal(v, target)
+        out[i] = memo[key]
+    return out
+
+
 def generated(runs: pd.DataFrame, variants: pd.DataFrame, **choices) -> pd.DataFrame:
     """The rows drawn with the generator ``choices`` (``GENERATOR``'s names): ``runs`` at the
     defaults, else the rows of ``variants`` whose generator parameters equal them."""
@@ -252,7 +268,7 @@ def generated(runs: pd.DataFrame, variants: pd.DataFrame, **choices) -> pd.DataF
     keep = np.ones(len(variants), dtype=bool)
     for name in GENERATOR_PARAMS:
         values = variants[name].tolist() if name in variants else [None] * len(variants)
-        keep &= np.array([np.array_equal(v, chosen[name]) for v in values], dtype=bool)
+        keep &= _equal_each(values, chosen[name])
     if not keep.any():
         raise ValueError(f"variants hold no rows drawn with the generator {chosen}")
     return variants[keep]
