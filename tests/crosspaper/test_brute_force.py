@@ -44,6 +44,20 @@ def raw(name: str) -> dict:
     return tomllib.loads((S.SCENARIOS / f"{name}.toml").read_text())
 
 
+def fastrecover_segments(s) -> tuple[np.ndarray, np.ndarray]:
+    """FastRecover's configuration at CH_max = 1 (Algorithm 1, the package's) on scenario s: each
+    operator's path restore (minutes) and checkpoint interval (60 / η_i s)."""
+    import fastrecover as fr
+    from fastrecover.model import recovery_time_terms
+
+    topo, _, _, z = S.to_fastrecover(s)
+    storage = S.snapshot_storage(s)
+    source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
+    config = fr.optimize_chain(topo, 1.0 + source_log, z, storage).configuration
+    _, restore_min = recovery_time_terms(topo, config.anchors, storage)
+    return restore_min, 60.0 / np.asarray(config.frequencies, dtype=float)
+
+
 def test_baseline_y_from_first_principles():
     """khaos_ysb (4 full nodes, one standby node): a process or single-node failure restarts at
     once (the standby), a correlated failure of 2 nodes waits for the one new node it needs
@@ -72,19 +86,12 @@ def test_fastrecover_y_from_first_principles():
     checkpoint (interval 60 / η_i s) after the local restart and its path's restore (minutes ->
     s); the output is back when the SLOWEST segment is (kills fr_max_segment_mean and
     fr_restore_dropped)."""
-    import fastrecover as fr
-    from fastrecover.model import recovery_time_terms
 
     name = "khaos_ysb"
     s, r = S.load(name), raw(name)
     a, C = r["topology"]["input_rate"], r["checkpoint"]["catch_up_rate"]
     tau, fl = r["papers"]["khaos"]["drain_tau_s"], r["failures"]
-    topo, _, _, z = S.to_fastrecover(s)
-    storage = S.snapshot_storage(s)
-    source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
-    config = fr.optimize_chain(topo, 1.0 + source_log, z, storage).configuration
-    _, restore_min = recovery_time_terms(topo, config.anchors, storage)
-    interval = 60.0 / np.asarray(config.frequencies, dtype=float)
+    restore_min, interval = fastrecover_segments(s)
     r1 = r["checkpoint"]["local_restart_s"]
     assert np.ptp(restore_min) > 0 or np.ptp(interval) > 0  # segments differ: max != mean
 
@@ -208,18 +215,11 @@ def test_fastrecover_y_over_the_days_load_fails_on_the_slowest_segment_at_one_lo
     """y over the day's load (rev20c #5) for FastRecover: the slowest segment at EACH load level,
     averaged over the levels (the slowest may change with the load), not the segments' maximum
     at one level. Process failures (no wait) of khaos_iot at CH_max = 1, asynchronous reading."""
-    import fastrecover as fr
     from crosspaper import recovery as R
-    from fastrecover.model import recovery_time_terms
 
     name = "khaos_iot"
     s = S.load(name)
-    topo, _, _, z = S.to_fastrecover(s)
-    storage = S.snapshot_storage(s)
-    source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
-    config = fr.optimize_chain(topo, 1.0 + source_log, z, storage).configuration
-    _, restore_min = recovery_time_terms(topo, config.anchors, storage)
-    interval = 60.0 / np.asarray(config.frequencies, dtype=float)
+    restore_min, interval = fastrecover_segments(s)
     r1 = s.checkpoint.local_restart_s
     jobs = F.day_jobs({"scenario": name}, s, 0.0, ASYNC)
     assert len(jobs) == F.LOAD_LEVELS
