@@ -204,6 +204,19 @@ def _query_curve(back: dict, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
     return times, avail
 
 
+def _task_id(task: str) -> tuple[str, int]:
+    """("op", i) of the task name "op[i]"."""
+    op, i = task[:-1].split("[")
+    return op, int(i)
+
+
+def _query_label(s, q) -> str:
+    """A query's label in the QUERY rows: its output operator's name when that operator has one
+    partition (as the engine names it), else "op[i]" (one query per output partition)."""
+    op, i = q if isinstance(q, tuple) else (q, 0)
+    return op if s.topology.operator(op).parallelism == 1 else f"{op}[{i}]"
+
+
 def _recovered(su, lost_s: float, down_s: float) -> float:
     """s from the failure until a partition down ``down_s`` s with ``lost_s`` s of lost work is
     back (crosspaper.recovery); inf when it is never placed."""
@@ -309,14 +322,13 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
             cpu_cap=su["cap"],
             alive_free=alive_free,
         )
-        back = {
-            q[0] if isinstance(q, tuple) else q: _recovered(su, lost[scheme], t + restart)
-            for q, t in placed.items()
-        }
+        # keyed by the full query id (operator, partition): an output operator of parallelism
+        # > 1 has one query per partition, each counted (rev20d #0)
+        back = {q: _recovered(su, lost[scheme], t + restart) for q, t in placed.items()}
         times, avail = _query_curve(back, n_queries)
         emit(scheme, times, avail, len(back))
         rows.extend(
-            _row(kind=QUERY, scheme=scheme, query=str(q), recovery_s=t, **common)
+            _row(kind=QUERY, scheme=scheme, query=_query_label(s, q), recovery_s=t, **common)
             for q, t in back.items()
         )
     # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one rule.
@@ -347,7 +359,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
                     _row(
                         kind=QUERY,
                         scheme=scheme,
-                        query=task.split("[")[0],
+                        query=_query_label(s, _task_id(task)),
                         recovery_s=float(exact),
                         **plan_common,
                     )

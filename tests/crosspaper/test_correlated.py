@@ -298,3 +298,20 @@ def test_down_time_fails_on_adding_detection_to_the_restart():
         recovery.recovery_s(lost, s.checkpoint.remote_restart_s, su["job"])
     )
     assert full < recovery.recovery_s(lost, 1.0 + s.checkpoint.remote_restart_s, su["job"]) - 0.5
+
+
+def test_exactly_once_loss_fails_on_collapsing_the_queries_of_an_output_operator():
+    """rev20d #0: the template's sink has 4 partitions, one query each; an exactly-once scheme's
+    loss counts every failed query. Blocking and PPA-0 lose the same exact output on the same
+    draw (every query is fed by the failed tasks through the keyBy, back with the last of them),
+    and incremental's time to full output is the latest of its queries'."""
+    for seed in (0, 3, 5):
+        frame = point(2, seed)
+        summary = frame.query("kind == @cc.SUMMARY").set_index("scheme")
+        assert summary.loc["blocking", "exact_lost_s"] == pytest.approx(
+            summary.loc["PPA-0", "exact_lost_s"], rel=1e-9
+        )
+        queries = frame.query("kind == @cc.QUERY and scheme == 'incremental'")
+        assert queries["query"].is_unique and queries["query"].str.startswith("sink[").all()
+        assert summary.loc["incremental", "t_full_s"] == pytest.approx(queries["recovery_s"].max())
+        assert summary.loc["incremental", "failed_queries"] == len(queries)
