@@ -32,6 +32,7 @@ for PPA's tentative output, 0 without output). Mapping choices (each in ``ASSUMP
 """
 
 import math
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -72,7 +73,10 @@ ASSUMPTIONS = {
     "catch-up": "one recovery model for every scheme (crosspaper.recovery): from the failure, "
     "the wait for the node (the placement time) + remote restart (detection included), then "
     "the replay of the lost work and of the backlog built meanwhile at the spare capacity, to "
-    "5% of the peak backlog",
+    "5% of the peak backlog; the checkpoint cost read as in the other cross notebooks, "
+    "blocking by default (rev20d #1): each scheme's checkpoints keep taking their share of the "
+    "time (its checkpoint_overhead), so it catches up at C (1 - overhead) - a; blocked_factor 0 "
+    "(the sensitivity's async reading) at C - a",
     "checkpoints": "each scheme at its own utilization-optimal interval (multilevel's U, Eq. "
     "(13), one criterion for all): incremental and blocking take consistent remote checkpoints "
     "(remote_cost_s each) and PPA's passive tasks remote ones, every T_r = the optimum with p1 "
@@ -110,6 +114,7 @@ _COLUMNS = (
     "t_full_s",
     "failed_queries",
     "failed_nodes",
+    "worst_full_s",
 )
 
 
@@ -217,12 +222,27 @@ def _query_label(s, q) -> str:
     return op if s.topology.operator(op).parallelism == 1 else f"{op}[{i}]"
 
 
-def _recovered(su, lost_s: float, down_s: float) -> float:
+@cache
+def catch_up_jobs(name, blocked_factor: float = 1.0) -> dict[str, recovery.Job]:
+    """Each scheme's catch-up job on scenario ``name``: capacity C (1 - blocked_factor x its
+    checkpoint_overhead) (normal_costs; ASSUMPTIONS["catch-up"]): 1 the blocking reading of the
+    checkpoint cost (the cross notebooks' default), 0 the async one (capacity C)."""
+    if not 0 <= blocked_factor <= 1:
+        raise ValueError(f"blocked_factor must be in [0, 1]; got {blocked_factor!r}")
+    job = setup(name)["job"]
+    overhead = normal_costs(name).set_index("scheme")["checkpoint_overhead"]
+    return {
+        x: replace(job, capacity=job.capacity * max(1.0 - blocked_factor * overhead[x], 1e-12))
+        for x in SCHEMES
+    }
+
+
+def _recovered(job: recovery.Job, lost_s: float, down_s: float) -> float:
     """s from the failure until a partition down ``down_s`` s with ``lost_s`` s of lost work is
-    back (crosspaper.recovery); inf when it is never placed."""
+    back (crosspaper.recovery, catching up as ``job``); inf when it is never placed."""
     if not math.isfinite(down_s):
         return math.inf
-    return float(recovery.recovery_s(lost_s, down_s, su["job"]))
+    return float(recovery.recovery_s(lost_s, down_s, job))
 
 
 def _ppa_curve(su, failed_tasks, back: dict[str, float]):
@@ -263,6 +283,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
         raise ValueError(f"k must be an integer in [1, {len(su['candidates'])}]; got {k!r}")
     if not 0 <= factor < math.inf:
         raise ValueError(f"delay_factor must be finite and >= 0; got {factor!r}")
+    jobs = catch_up_jobs(params["scenario"], float(params.get("blocked_factor", 1.0)))
     # Draws of fixed sizes in a fixed order: the same numbers at every (k, delay_factor).
     perm = rng.permutation(len(su["candidates"]))
     u_acquisition = rng.random(len(su["candidates"]))
@@ -280,90 +301,117 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     standby = s.resources.standby_nodes
     order = [int(su["candidates"][i][1:]) for i in perm[:k]]
     _, n = recovery.acquired_nodes(s, order, standby)
-    later = np.sort(acquisition[standby : standby + n])
-    arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
-    alive = [n for n in su["nodes"] if n not in failed_nodes]
-    alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
-    n_queries = len(su["output_tasks"])
-    grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
-    rows, common = [], {"failed_nodes": ",".join(failed_nodes)}
+    common = {"failed_nodes": ",".join(failed_nodes)}
 
-    def emit(scheme, times, avail, failed_queries, exact=None, common=common):
-        """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
-        rows.extend(
-            _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
-            for t, a in zip(grid, _curve(times, avail, grid), strict=True)
-        )
-        rows.append(
-            _row(
-                kind=SUMMARY,
-                scheme=scheme,
-                failed_queries=failed_queries,
-                **_summarize(times, avail),
-                exact_lost_s=_summarize(times, avail if exact is None else exact)["lost_output_s"],
-                **common,
+    def schemes(acquisition, u_checkpoint, geometric) -> list[dict]:
+        """Every scheme's rows on this failure with these node delays (after detection),
+        checkpoint phase and multilevel remote-checkpoint count."""
+        later = np.sort(acquisition[standby : standby + n])
+        arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
+        alive = [n for n in su["nodes"] if n not in failed_nodes]
+        alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
+        n_queries = len(su["output_tasks"])
+        grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
+        rows = []
+
+        def emit(scheme, times, avail, failed_queries, exact=None, common=common):
+            """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
+            rows.extend(
+                _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
+                for t, a in zip(grid, _curve(times, avail, grid), strict=True)
             )
-        )
-
-    # Exactly-once schemes (incremental paper's problem; times after detection).
-    problem = scenarios.to_incremental(s, failed_nodes)
-    interval = su["interval"]
-    lost = {
-        "incremental": u_checkpoint * interval,
-        "blocking": u_checkpoint * interval,
-        "multilevel": ml.T * (geometric - 1 + u_checkpoint),
-    }
-    restart = s.checkpoint.remote_restart_s
-    for scheme in ("incremental", "blocking", "multilevel"):
-        placed = query_recovery_times(  # when each query's partitions are placed
-            problem,
-            arrivals,
-            blocking=scheme != "incremental",
-            cpu_cap=su["cap"],
-            alive_free=alive_free,
-        )
-        # keyed by the full query id (operator, partition): an output operator of parallelism
-        # > 1 has one query per partition, each counted (rev20d #0)
-        back = {q: _recovered(su, lost[scheme], t + restart) for q, t in placed.items()}
-        times, avail = _query_curve(back, n_queries)
-        emit(scheme, times, avail, len(back))
-        rows.extend(
-            _row(kind=QUERY, scheme=scheme, query=_query_label(s, q), recovery_s=t, **common)
-            for q, t in back.items()
-        )
-    # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one rule.
-    n_job = s.resources.nodes
-    job_index = [int(c[1:]) for c in su["candidates"]]
-    for scheme, plan in su["plans"].items():
-        extra = n_job + np.arange(su["extra"][scheme])
-        hit = extra[extra_fate[: len(extra)] < k / len(job_index)]
-        jobs_down = list(order)  # the k job nodes every scheme loses
-        mine = [*jobs_down, *(int(x) for x in hit)]
-        down = {f"n{x}" for x in jobs_down}
-        failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in down)
-        switched = replication.active_tasks(s, plan, mine)  # need no place to restart
-        waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
-        passive_back = {
-            t: _recovered(su, lost["incremental"], w + restart) for t, w in waits.items()
-        }
-        back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
-        times, avail, per_query = _ppa_curve(su, failed_tasks, back)
-        failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
-        exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
-        plan_common = {"failed_nodes": ",".join(f"n{x}" for x in sorted(mine))}
-        emit(scheme, times, avail, failed_queries, exact, plan_common)
-        for task, acc in per_query.items():
-            if acc[0] < 1:
-                exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]
-                rows.append(
-                    _row(
-                        kind=QUERY,
-                        scheme=scheme,
-                        query=_query_label(s, _task_id(task)),
-                        recovery_s=float(exact),
-                        **plan_common,
-                    )
+            rows.append(
+                _row(
+                    kind=SUMMARY,
+                    scheme=scheme,
+                    failed_queries=failed_queries,
+                    **_summarize(times, avail),
+                    exact_lost_s=_summarize(times, avail if exact is None else exact)[
+                        "lost_output_s"
+                    ],
+                    **common,
                 )
+            )
+
+        # Exactly-once schemes (incremental paper's problem; times after detection).
+        problem = scenarios.to_incremental(s, failed_nodes)
+        interval = su["interval"]
+        lost = {
+            "incremental": u_checkpoint * interval,
+            "blocking": u_checkpoint * interval,
+            "multilevel": ml.T * (geometric - 1 + u_checkpoint),
+        }
+        restart = s.checkpoint.remote_restart_s
+        for scheme in ("incremental", "blocking", "multilevel"):
+            placed = query_recovery_times(  # when each query's partitions are placed
+                problem,
+                arrivals,
+                blocking=scheme != "incremental",
+                cpu_cap=su["cap"],
+                alive_free=alive_free,
+            )
+            # keyed by the full query id (operator, partition): an output operator of parallelism
+            # > 1 has one query per partition, each counted (rev20d #0)
+            back = {
+                q: _recovered(jobs[scheme], lost[scheme], t + restart) for q, t in placed.items()
+            }
+            times, avail = _query_curve(back, n_queries)
+            emit(scheme, times, avail, len(back))
+            rows.extend(
+                _row(kind=QUERY, scheme=scheme, query=_query_label(s, q), recovery_s=t, **common)
+                for q, t in back.items()
+            )
+        # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one
+        # rule.
+        n_job = s.resources.nodes
+        job_index = [int(c[1:]) for c in su["candidates"]]
+        for scheme, plan in su["plans"].items():
+            extra = n_job + np.arange(su["extra"][scheme])
+            hit = extra[extra_fate[: len(extra)] < k / len(job_index)]
+            jobs_down = list(order)  # the k job nodes every scheme loses
+            mine = [*jobs_down, *(int(x) for x in hit)]
+            down = {f"n{x}" for x in jobs_down}
+            failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in down)
+            switched = replication.active_tasks(s, plan, mine)  # need no place to restart
+            waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
+            passive_back = {
+                t: _recovered(jobs[scheme], lost["incremental"], w + restart)
+                for t, w in waits.items()
+            }
+            back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
+            times, avail, per_query = _ppa_curve(su, failed_tasks, back)
+            failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
+            exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
+            plan_common = {"failed_nodes": ",".join(f"n{x}" for x in sorted(mine))}
+            emit(scheme, times, avail, failed_queries, exact, plan_common)
+            for task, acc in per_query.items():
+                if acc[0] < 1:
+                    exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]
+                    rows.append(
+                        _row(
+                            kind=QUERY,
+                            scheme=scheme,
+                            query=_query_label(s, _task_id(task)),
+                            recovery_s=float(exact),
+                            **plan_common,
+                        )
+                    )
+        return rows
+
+    rows = schemes(acquisition, u_checkpoint, geometric)
+    # every recovery (the per-recovery QoS, rev20d #3): the same failed nodes with every node
+    # at the acquisition law's upper end (as cross_frontier's worst_wait_s) and the failure
+    # at the worst moment (the whole remote interval lost; multilevel: ceil(1/p2) of its T)
+    upper = np.full(len(acquisition), factor * recovery.acquisition_upper_s(s))
+    worst = {
+        r["scheme"]: r["t_full_s"]
+        for r in schemes(upper, 1.0, math.ceil(1.0 / ml.p[-1]))
+        if r["kind"] == SUMMARY
+    }
+    for r in rows:
+        if r["kind"] == SUMMARY:
+            r["worst_full_s"] = worst[r["scheme"]]
+
     if params["engine"]:
         rows += _engine_rows(params, su, failed_nodes, acquisition, rng, common)
     return rows

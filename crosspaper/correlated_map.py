@@ -16,7 +16,10 @@ Factors (each a plain multiplier of the scenario's value, 1 = as given):
   ``scenarios.with_headroom``: the one definition of the cross notebooks (±30% = x0.7 to x1.3);
 - ``cost_factor``: local_cost_s and remote_cost_s (checkpoint overhead, multilevel's optimum);
 - ``delay_factor``: the node acquisition delays (0: standby nodes ready at detection), as in
-  ``correlated.correlated_point``.
+  ``correlated.correlated_point``;
+- ``blocked_factor``: the share of each scheme's checkpoint overhead that blocks processing
+  during a catch-up (``correlated.catch_up_jobs``): 1 the blocking reading of the checkpoint
+  cost (the cross notebooks' default), 0 the async reading (rev20d #1), in [0, 1].
 """
 
 import math
@@ -27,22 +30,24 @@ import pandas as pd
 from crosspaper import correlated as cc
 from crosspaper import scenarios
 
-FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor")
+FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor", "blocked_factor")
 NONE = "none"  # the decision when no scheme meets the recovery limit
 TIE_RTOL = 1e-6  # schemes closer than this in cost, loss and buffer are tied (named together)
 
 
 def _factor(params: dict, name: str) -> float:
-    """params[name] (default 1): a finite number > 0 (delay_factor: >= 0)."""
+    """params[name] (default 1): a finite number > 0 (delay_factor: >= 0; blocked_factor: in
+    [0, 1])."""
     value = params.get(name, 1.0)
-    zero_ok = name == "delay_factor"
+    zero_ok = name in ("delay_factor", "blocked_factor")
     if (
         isinstance(value, bool)
         or not isinstance(value, int | float)
         or not math.isfinite(value)
         or not (value >= 0 if zero_ok else value > 0)
+        or (name == "blocked_factor" and value > 1)
     ):
-        bound = ">= 0" if zero_ok else "> 0"
+        bound = "in [0, 1]" if name == "blocked_factor" else ">= 0" if zero_ok else "> 0"
         raise ValueError(f"{name} must be a finite number {bound}; got {value!r}")
     return float(value)
 
@@ -83,13 +88,24 @@ def sensitivity_point(params: dict, rng: np.random.Generator) -> list[dict]:
         "scenario": s,
         "k": params["k"],
         "delay_factor": _factor(params, "delay_factor"),
+        "blocked_factor": _factor(params, "blocked_factor"),
         "horizon_s": params["horizon_s"],
         "step_s": params["step_s"],
         "engine": False,
         "engine_rate": 1.0,
     }
     return [
-        {key: row[key] for key in ("scheme", "lost_output_s", "exact_lost_s", "t90_s", "t_full_s")}
+        {
+            key: row[key]
+            for key in (
+                "scheme",
+                "lost_output_s",
+                "exact_lost_s",
+                "t90_s",
+                "t_full_s",
+                "worst_full_s",
+            )
+        }
         for row in cc.correlated_point(point, rng)
         if row["kind"] == cc.SUMMARY
     ]
@@ -110,8 +126,11 @@ def costs(name: str, grid: list[dict]) -> pd.DataFrame:
 
 def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataFrame:
     """Per point (the factor columns and k): each scheme's mean lost output and time to full
-    output over draws, its normal-time cost, whether it meets ``limit_s`` (every draw's time to
-    full output <= limit: ``worst_full_s``, the largest over the point's draws), and the
+    output over draws, its normal-time cost, whether it meets ``limit_s`` (every recovery:
+    ``worst_full_s``, the largest over the point's draws of the time to full output with every
+    node at the acquisition law's upper end and the failure at the worst moment, as
+    cross_frontier judges every recovery: rev20d #3; the draws then differ only by the failed
+    node set), and the
     decision: the cheapest scheme that meets it (ties: less exact
     output lost, ``exact_lost_s``: PPA's tentative credit never decides; then less buffered
     KB), ``NONE`` if none does. Schemes still tied on all three are named together,
@@ -128,10 +147,10 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
         normal[[*FACTORS[:3], "scheme", "normal_cost", "replica_cpu_nodes", "buffer_kb"]],
         on=[*FACTORS[:3], "scheme"],
     )
-    # the limit bounds every recovery (rev20c #4): the worst draw's time to full output, the
-    # mean stays a column
-    worst = runs.groupby([*keys, "scheme"], as_index=False)["t_full_s"].max()
-    means = means.merge(worst.rename(columns={"t_full_s": "worst_full_s"}), on=[*keys, "scheme"])
+    # the limit bounds every recovery (rev20c #4, rev20d #3): each draw's node set at the
+    # acquisition law's upper end and the worst moment, the worst draw; the mean stays a column
+    worst = runs.groupby([*keys, "scheme"], as_index=False)["worst_full_s"].max()
+    means = means.merge(worst, on=[*keys, "scheme"])
     means["meets_qos"] = means["worst_full_s"] <= limit_s
     rows = []
     for key, g in means.groupby(keys, sort=False):

@@ -94,18 +94,30 @@ def job_of(s, input_rate: float | None = None) -> Job:
     )
 
 
-def recovery_s(lost_s, down_s, job: Job):
+def recovery_s(lost_s, down_s, job: Job, capacity=None):
     """Seconds from a failure until the backlog is back within job.drain_fraction of its peak, for
     ``lost_s`` s of input to reprocess and ``down_s`` s down (wait + restart); the closed form
-    of the module docstring, vectorized; inf when the job cannot catch up."""
+    of the module docstring, vectorized; inf when the job cannot catch up. ``capacity``: the
+    catch-up capacity per element instead of job.capacity (e.g. C (1 - c/T) of the blocking
+    reading per interval T), broadcast with ``lost_s``."""
     lost, down = np.asarray(lost_s, dtype=float), np.asarray(down_s, dtype=float)
     if np.any(lost < 0) or np.any(down < 0) or not np.all(np.isfinite(lost + down)):
         raise ValueError("lost_s and down_s must be finite and >= 0")
-    if not job.feasible:
-        return np.full(np.broadcast(lost, down).shape, math.inf)[()]
-    return _closed_form(
-        lost, down, job.input_rate, job.capacity, job.drain_tau_s, job.drain_fraction
-    )[()]
+    cap = job.capacity if capacity is None else np.asarray(capacity, dtype=float)
+    shape = np.broadcast(lost, down, cap).shape
+    drains = np.broadcast_to(cap > job.input_rate, shape)
+    if not drains.any():
+        return np.full(shape, math.inf)[()]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = _closed_form(
+            lost,
+            down,
+            job.input_rate,
+            np.where(drains, cap, np.inf),
+            job.drain_tau_s,
+            job.drain_fraction,
+        )
+    return np.where(drains, out, math.inf)[()]
 
 
 def _closed_form(lost, down, a, capacity, tau, fraction):

@@ -86,11 +86,12 @@ def _draws(k: int, seed: int):
 def _recovered(su, phase: float, wait_s: float) -> float:
     """The shared recovery model after a wait of ``wait_s`` s for a placement (the remote restart
     added, which counts from the failure: detection inside it, rev20c #11; the work since the
-    last checkpoint lost)."""
+    last checkpoint lost), catching up at C (1 - the checkpoints' share) (the blocking reading:
+    incremental, blocking and PPA-0 checkpoint the same tasks)."""
     s = su["scenario"]
     lost = phase * su["interval"]  # every scheme's optimised remote interval
     down = wait_s + s.checkpoint.remote_restart_s
-    return float(recovery.recovery_s(lost, down, su["job"]))
+    return float(recovery.recovery_s(lost, down, cc.catch_up_jobs(SCENARIO)["blocking"]))
 
 
 def test_exactly_once_partitions_go_to_alive_spare_first_then_to_new_nodes_in_arrival_order():
@@ -293,11 +294,9 @@ def test_down_time_fails_on_adding_detection_to_the_restart():
     su, _, _, phase = _draws(2, 0)
     s = su["scenario"]
     full = point(2, 0).query("kind == @cc.SUMMARY").set_index("scheme").loc["blocking", "t_full_s"]
-    lost = phase * su["interval"]
-    assert full == pytest.approx(
-        recovery.recovery_s(lost, s.checkpoint.remote_restart_s, su["job"])
-    )
-    assert full < recovery.recovery_s(lost, 1.0 + s.checkpoint.remote_restart_s, su["job"]) - 0.5
+    lost, job = phase * su["interval"], cc.catch_up_jobs(SCENARIO)["blocking"]
+    assert full == pytest.approx(recovery.recovery_s(lost, s.checkpoint.remote_restart_s, job))
+    assert full < recovery.recovery_s(lost, 1.0 + s.checkpoint.remote_restart_s, job) - 0.5
 
 
 def test_exactly_once_loss_fails_on_collapsing_the_queries_of_an_output_operator():
@@ -315,3 +314,32 @@ def test_exactly_once_loss_fails_on_collapsing_the_queries_of_an_output_operator
         assert queries["query"].is_unique and queries["query"].str.startswith("sink[").all()
         assert summary.loc["incremental", "t_full_s"] == pytest.approx(queries["recovery_s"].max())
         assert summary.loc["incremental", "failed_queries"] == len(queries)
+
+
+def test_catch_up_fails_on_ignoring_the_checkpoints_share():
+    """rev20d #1: under the blocking reading (default) a recovery catches up at C (1 - the
+    scheme's checkpoint overhead), as cross_frontier's and cross_interval's; blocked_factor 0
+    (the async reading) at C. The template checkpoints a visible share of the time, so the two
+    differ, and each scheme's capacity follows its own overhead."""
+    su = cc.setup(SCENARIO)
+    costs = cc.normal_costs(SCENARIO).set_index("scheme")["checkpoint_overhead"]
+    blocking, async_ = cc.catch_up_jobs(SCENARIO), cc.catch_up_jobs(SCENARIO, 0.0)
+    for scheme in cc.SCHEMES:
+        assert async_[scheme].capacity == su["job"].capacity
+        assert blocking[scheme].capacity == pytest.approx(su["job"].capacity * (1 - costs[scheme]))
+    assert costs["blocking"] > 0
+    slow = point(2, 0).query("kind == @cc.SUMMARY").set_index("scheme")
+    params = {
+        "scenario": SCENARIO,
+        "k": 2,
+        "delay_factor": 1.0,
+        "horizon_s": 900.0,
+        "step_s": 10.0,
+        "engine": False,
+        "engine_rate": 1.0,
+        "blocked_factor": 0.0,
+    }
+    fast = pd.DataFrame(cc.correlated_point(params, np.random.default_rng(0)))
+    fast = fast.query("kind == @cc.SUMMARY").set_index("scheme")
+    for scheme in ("incremental", "blocking", "multilevel", "PPA-0"):  # PPA-0.5/1.0: replicas
+        assert slow.loc[scheme, "t_full_s"] > fast.loc[scheme, "t_full_s"]

@@ -53,10 +53,11 @@ def test_the_baseline_point_is_the_correlated_point_on_the_same_draws():
 
 
 def _decided(
-    full_s: dict[str, float], cost: dict[str, float], limit: float, credit=None
+    full_s: dict[str, float], cost: dict[str, float], limit: float, credit=None, upper=None
 ) -> pd.DataFrame:
-    """``credit``: {scheme: s of tentative output credited}, lost_output_s below exact_lost_s."""
-    credit = credit or {}
+    """``credit``: {scheme: s of tentative output credited}, lost_output_s below exact_lost_s;
+    ``upper``: {scheme: s the worst recovery (upper-end acquisitions) adds to each draw's}."""
+    credit, upper = credit or {}, upper or {}
     runs = pd.DataFrame(
         [
             {
@@ -68,6 +69,7 @@ def _decided(
                 "exact_lost_s": full_s[scheme] / 2,
                 "t90_s": full_s[scheme],
                 "t_full_s": full_s[scheme] + i,
+                "worst_full_s": full_s[scheme] + i + upper.get(scheme, 0.0),
             }
             for scheme in full_s
             for i in (-1, 1)  # mean = full_s
@@ -108,6 +110,22 @@ def test_the_decision_fails_on_judging_the_mean():
         d.loc["incremental", "t_full_s"] == 300.0 and d.loc["incremental", "worst_full_s"] == 301.0
     )
     assert not d.loc["incremental", "meets_qos"] and d["decision"].iloc[0] == "PPA-0.5"
+
+
+def test_decide_fails_on_a_limit_met_only_by_few_draws():
+    """rev20d #3: the draws' times to full output (199 s, 201 s) meet a 300 s limit, but with
+    every node at the acquisition law's upper end (the recovery the limit also bounds) the
+    cheap scheme takes 120 s longer: it does not meet the limit, whatever the draw count."""
+    full = {"PPA-0.5": 250.0, "incremental": 200.0}
+    cost = {"PPA-0.5": 0.5, "incremental": 0.05}
+    d = _decided(full, cost, limit=300.0, upper={"incremental": 120.0}).set_index("scheme")
+    assert d.loc["incremental", "worst_full_s"] == 321.0 and not d.loc["incremental", "meets_qos"]
+    assert d["decision"].iloc[0] == "PPA-0.5"
+    # the point's rows: the worst recovery of each draw is at least the draw's own
+    point = {**BASE, **dict.fromkeys(cm.FACTORS, 1.0)}
+    for seed in (0, 1):
+        for row in cm.sensitivity_point(point, np.random.default_rng(seed)):
+            assert row["worst_full_s"] >= row["t_full_s"] - 1e-9
 
 
 def test_the_decision_fails_on_tentative_credit():
@@ -165,7 +183,11 @@ def test_the_sensitivity_baseline_equals_the_main_point_on_the_same_draws():
     for seed in (0, 1):
         rows = cc.correlated_point(main, np.random.default_rng(seed))
         expected = [
-            {k: r[k] for k in ("scheme", "lost_output_s", "exact_lost_s", "t90_s", "t_full_s")}
+            {
+                k: r[k]
+                for k in ("scheme", "lost_output_s", "exact_lost_s", "t90_s", "t_full_s")
+                + ("worst_full_s",)
+            }
             for r in rows
             if r["kind"] == cc.SUMMARY
         ]

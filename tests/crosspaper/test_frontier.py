@@ -475,11 +475,14 @@ def test_cheapest_qos_fails_on_row_order():
     assert F._cheapest(rows)["approach"] == "fastrecover"
 
 
+@pytest.mark.parametrize("reading", F.COST_READINGS)
 @pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])
-def test_frontier_qos_agrees_with_cross_interval(name):
+def test_qos_interval_agrees_across_notebooks(name, reading):
     """rev20 HIGH 1: the frontier judged the limit at the mean load and the expected moment
     (YSB allowed 141 s where cross_interval allows 50 s). Now at the day's peak 300-s mean and
-    the worst moment: the searched interval is cross_interval's, and the grid's marks follow it."""
+    the worst moment: the searched interval is cross_interval's, and the grid's marks follow it.
+    rev20d #1: under BOTH readings of the checkpoint cost (cross_interval read it async only, so
+    the notebooks gave 50 s and none for one job)."""
     from crosspaper import interval
     from khaos.simulate import workload_of
 
@@ -488,14 +491,39 @@ def test_frontier_qos_agrees_with_cross_interval(name):
     day = workload_of(str(S.DATA / "khaos"), setup.experiment)
     peak = float(day.rolling(300).mean().max())
     assert F.qos_load(name) == pytest.approx(peak)
-    allowed = interval.qos_interval(peak, setup.sim, s.qos.recovery_s, "worst")
-    assert np.isfinite(allowed)
-    assert F.qos_interval({"cost_reading": "async", "scenario": name}) == allowed
-    for T, meets in ((allowed, True), (allowed + 1, False), (F.PRODUCTION_INTERVAL_S, None)):
-        row = F.baseline_point(
-            {"cost_reading": "async", "scenario": name, "T_s": float(T), "baseline": "x"}, None
-        )
-        assert row["meets_qos_single"] == (T <= allowed if meets is None else meets)
+    cost = interval.blocked_s(s, reading)
+    allowed = interval.qos_interval(peak, setup.sim, s.qos.recovery_s, "worst", cost)
+    assert F.qos_interval({"cost_reading": reading, "scenario": name}) == pytest.approx(
+        allowed, nan_ok=True
+    )
+    job = interval.Job(s, S.DATA / "khaos", cost_reading=reading)
+    assert interval.headline(s, job.qos_sim, job.peak, reading)["qos_interval_worst_s"] == (
+        pytest.approx(allowed, nan_ok=True)
+    )
+    if reading == "async":
+        assert np.isfinite(allowed)
+        for T, meets in ((allowed, True), (allowed + 1, False), (F.PRODUCTION_INTERVAL_S, None)):
+            row = F.baseline_point(
+                {"cost_reading": "async", "scenario": name, "T_s": float(T), "baseline": "x"},
+                None,
+            )
+            assert row["meets_qos_single"] == (T <= allowed if meets is None else meets)
+
+
+def test_qos_interval_fails_on_async_capacity_under_blocking():
+    """rev20d #1/#6 (mutant blocking_ignored_in_qos_interval): under the blocking reading the
+    catch-up runs at C (1 - c/T), and on YSB no interval meets 240 s at the peak; at capacity C
+    (the async reading) 50 s does. Both notebooks agree on both."""
+    from crosspaper import interval
+
+    assert math.isnan(F.qos_interval({"scenario": "khaos_ysb"}))
+    assert F.qos_interval({"cost_reading": "async", "scenario": "khaos_ysb"}) == 50.0
+    job = interval.Job(S.load("khaos_ysb"), S.DATA / "khaos")
+    assert job.cost_reading == "blocking"
+    head = interval.headline(job.scenario, job.qos_sim, job.peak, job.cost_reading)
+    assert math.isnan(head["qos_interval_worst_s"]) and head["status"] == "infeasible"
+    sens = interval.sensitivity(job).set_index("knob")
+    assert sens.loc["checkpoint cost reading", "qos_interval_worst_s"] == 50.0
 
 
 def test_qos_mark_fails_on_the_mean_load():
@@ -760,7 +788,7 @@ def test_frontier_and_cross_interval_find_the_same_qos_interval(tmp_path, name, 
     path = _edited(tmp_path, name, *edits)
     s = S.load(path)
     job = I.Job(s, S.DATA / "khaos")
-    found = I.headline(s, job.qos_sim, job.peak)["qos_interval_worst_s"]
+    found = I.headline(s, job.qos_sim, job.peak, "async")["qos_interval_worst_s"]
     frontier = F.qos_interval({"cost_reading": "async", "scenario": path})
     np.testing.assert_equal([found, frontier], [expected, expected])
 
