@@ -972,9 +972,12 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
             f"{_span(by['headroom'], 'qos_interval_worst_s')}."
         )
     if "node acquisition" in by:
+        waits = by["node acquisition"]
+        none = not np.isfinite(waits["qos_interval_worst_s"].to_numpy(dtype=float)).any()
         parts.append(
-            f"Waiting for a node ({', '.join(by['node acquisition']['value'])}) gives "
-            f"{_span(by['node acquisition'], 'qos_interval_worst_s')}."
+            f"Waiting for a node ({', '.join(waits['value'])}) leaves no feasible interval."
+            if none  # rev20d #9: the waits named once
+            else f"Waiting for a node gives {_span(waits, 'qos_interval_worst_s')}."
         )
     if "checkpoint cost c" in by:
         parts.append(

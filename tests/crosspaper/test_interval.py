@@ -459,3 +459,42 @@ def test_sweep_points_do_not_carry_the_checkouts_location():
     assert I.workload(job.source).equals(job.workload)
     outside = I._data_relative("/tmp/elsewhere")  # a folder outside data/ stays absolute
     assert outside == str(Path("/tmp/elsewhere").resolve())
+
+
+def test_scenario_finding_fails_on_a_reading_it_does_not_state():
+    """rev20d #1, #9: the scenario's finding names the QoS interval under the other reading of
+    the checkpoint cost and says 'depends' where it differs; waits that all leave no interval
+    are named once."""
+
+    class FakeJob:
+        scenario, cost_reading = load("khaos_ysb"), "blocking"
+
+    row = pd.Series(
+        {
+            "utilization_optimal_s": 144.0,
+            "U_at_optimum": 0.92,
+            "peak_arrivals": 91_420.0,
+            "capacity": 123_000.0,
+            "recovery_at_optimum_worst_s": 554.0,
+            "recovery_at_optimum_mid_s": 340.0,
+            "qos_interval_worst_s": np.nan,
+            "qos_interval_mid_s": np.nan,
+            "qos_interval_replayed_grid_worst_s": 30.0,
+            "qos_interval_replayed_grid_mid_s": 60.0,
+            "qos_interval_async_worst_s": 50.0,
+        }
+    )
+    curve = pd.DataFrame({"ci": [30, 60], "avg_latency_ms": [600.0, 584.0]})
+    sens = pd.DataFrame(
+        {
+            "knob": ["as given", "node acquisition", "node acquisition"],
+            "value": ["", "+120 s", "+360 s"],
+            "qos_interval_worst_s": [np.nan, np.nan, np.nan],
+            "utilization_optimal_s": [144.0, 144.0, 144.0],
+        }
+    )
+    text = I.scenario_finding(FakeJob, row, curve, sens)
+    assert "read as async it is 50 s: the QoS interval **depends** on the reading" in text
+    assert "Waiting for a node (+120 s, +360 s) leaves no feasible interval." in text
+    row["qos_interval_worst_s"] = 50.0
+    assert "read as async it is 50 s, the same." in I.scenario_finding(FakeJob, row, curve, sens)
