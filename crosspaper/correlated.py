@@ -89,7 +89,10 @@ ASSUMPTIONS = {
     "normal-time cost": "replica CPU = the replicated tasks' cpu_share (nodes); buffering = KB "
     "held for replay (upstream backup until the downstream's checkpoint, replica output until "
     "the sync trim; the blocking schemes replay from the durable source log only); checkpoint "
-    "overhead = cost per interval over the interval, weighted by the checkpointed tasks' CPU",
+    "overhead = cost per interval over the interval, times the share of the checkpointed "
+    "(non-source) tasks' CPU that checkpoints (crosspaper.replication.passive_share: a PPA "
+    "plan's passive tasks; every task for the checkpoint schemes and PPA-0, c/T as in "
+    "cross_frontier; rev20d #11)",
 }
 __doc__ += "\n".join(f"- {k}: {v}." for k, v in ASSUMPTIONS.items())
 
@@ -486,6 +489,7 @@ def normal_costs(name: str) -> pd.DataFrame:
     tasks = [(op.name, i) for op in topo.operators for i in range(op.parallelism)]
     total_cpu = sum(ops[op].cpu_share for op, _ in tasks)
     checkpointed = [(op, i) for op, i in tasks if op not in sources]
+    checkpointed_cpu = sum(ops[op].cpu_share for op, _ in checkpointed)
     c, interval = s.checkpoint, su["interval"]
 
     def out_kb(op):  # KB/s one task of op emits
@@ -495,9 +499,9 @@ def normal_costs(name: str) -> pd.DataFrame:
     def in_kb(op):  # KB/s one task of op receives
         return sum(out_kb(u) * ops[u].parallelism for u in topo.upstream(op)) / ops[op].parallelism
 
-    def ckpt_share(which):
+    def ckpt_share(which):  # c/T x the checkpointed tasks' share (replication.passive_share)
         cpu = sum(ops[op].cpu_share for op, _ in which)
-        return c.remote_cost_s / interval * cpu / total_cpu
+        return c.remote_cost_s / interval * cpu / checkpointed_cpu
 
     rows = []
     for scheme, plan in su["plans"].items():
@@ -538,12 +542,8 @@ def normal_costs(name: str) -> pd.DataFrame:
             "scheme": "multilevel",
             "replica_cpu_nodes": 0.0,
             "buffer_kb": 0.0,
-            # weighted by the checkpointed tasks' CPU like every other scheme (sources replay
-            # from the durable log and take no checkpoint)
-            "checkpoint_overhead": per_t
-            / ml.T
-            * sum(ops[op].cpu_share for op, _ in checkpointed)
-            / total_cpu,
+            # every checkpointed task checkpoints: the whole c/T, as incremental's and blocking's
+            "checkpoint_overhead": per_t / ml.T,
             "checkpoint_interval_s": ml.T / ml.p[-1],
         }
     )
