@@ -31,6 +31,7 @@ Output availability at time t after the failure: the priority-weighted mean over
 for PPA's tentative output, 0 without output). Mapping choices (each in ``ASSUMPTIONS``):
 """
 
+import itertools
 import math
 from dataclasses import replace
 from functools import cache
@@ -226,13 +227,21 @@ def _query_label(s, q) -> str:
 
 
 @cache
-def catch_up_jobs(name, blocked_factor: float = 1.0) -> dict[str, recovery.Job]:
+def catch_up_jobs(name, blocked_factor: float = 1.0, load: str = "mean") -> dict[str, recovery.Job]:
     """Each scheme's catch-up job on scenario ``name``: capacity C (1 - blocked_factor x its
     checkpoint_overhead) (normal_costs; ASSUMPTIONS["catch-up"]): 1 the blocking reading of the
-    checkpoint cost (the cross notebooks' default), 0 the async one (capacity C)."""
+    checkpoint cost (the cross notebooks' default), 0 the async one (capacity C). ``load``:
+    "mean" the topology's input rate (the draws), "qos" frontier.qos_load, the day's peak 300-s
+    mean where the QoS limit is judged in every cross notebook (rev20e #0)."""
+    from crosspaper import frontier
+
     if not 0 <= blocked_factor <= 1:
         raise ValueError(f"blocked_factor must be in [0, 1]; got {blocked_factor!r}")
+    if load not in ("mean", "qos"):
+        raise ValueError(f"load must be 'mean' or 'qos'; got {load!r}")
     job = setup(name)["job"]
+    if load == "qos":
+        job = recovery.job_of(setup(name)["scenario"], frontier.qos_load(name))
     overhead = normal_costs(name).set_index("scheme")["checkpoint_overhead"]
     return {
         x: replace(job, capacity=job.capacity * max(1.0 - blocked_factor * overhead[x], 1e-12))
@@ -240,6 +249,7 @@ def catch_up_jobs(name, blocked_factor: float = 1.0) -> dict[str, recovery.Job]:
     }
 
 
+@cache  # the worst pass asks again for the same recoveries over its node sets
 def _recovered(job: recovery.Job, lost_s: float, down_s: float) -> float:
     """s from the failure until a partition down ``down_s`` s with ``lost_s`` s of lost work is
     back (crosspaper.recovery, catching up as ``job``); inf when it is never placed."""
@@ -265,6 +275,151 @@ def _ppa_curve(su, failed_tasks, back: dict[str, float]):
     return times, per_query.mean(axis=1), dict(zip(su["output_tasks"], per_query.T, strict=True))
 
 
+def _remote_every(ml) -> int:
+    """m = ceil(1 / p2): multilevel's remote checkpoint every m-th interval T* (the one level law
+    of the cross notebooks, cross_frontier's deterministic pattern): a failure strikes after G - 1
+    whole intervals and a part of the G-th since the last remote one, G uniform on 1..m."""
+    return math.ceil(1.0 / ml.p[-1] - 1e-9)
+
+
+def _failure_rows(
+    su, jobs, order, acquisition, lost, extra_failed, grid=None, only=SCHEMES
+) -> list[dict]:
+    """Every scheme's rows on the failure of job nodes ``order`` (ints, in draw order) with
+    node delays ``acquisition`` (after detection, one per failed node), ``lost`` s of work lost
+    per exactly-once scheme (PPA's passive tasks lose incremental's) and the PPA plans' extra
+    node j failing where ``extra_failed[j]``; the curve rows on ``grid`` (None: summaries only);
+    the schemes in ``only``."""
+    from incremental import query_recovery_times
+
+    s = su["scenario"]
+    k = len(order)
+    failed_nodes = sorted(f"n{x}" for x in order)
+    # the one restart-location rule (crosspaper.recovery.restart_plan, as cross_frontier): the
+    # survivors' spare (alive_free), the standby nodes at once, then the n requested nodes
+    # (one per failed node no standby node replaces) at acquisition[standby:standby + n]
+    standby = s.resources.standby_nodes
+    _, n = recovery.acquired_nodes(s, order, standby)
+    common = {"failed_nodes": ",".join(failed_nodes)}
+    later = np.sort(acquisition[standby : standby + n])
+    arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
+    alive = [n for n in su["nodes"] if n not in failed_nodes]
+    alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
+    n_queries = len(su["output_tasks"])
+    rows = []
+
+    def emit(scheme, times, avail, failed_queries, exact=None, common=common):
+        """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
+        if grid is not None:
+            rows.extend(
+                _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
+                for t, a in zip(grid, _curve(times, avail, grid), strict=True)
+            )
+        rows.append(
+            _row(
+                kind=SUMMARY,
+                scheme=scheme,
+                failed_queries=failed_queries,
+                **_summarize(times, avail),
+                exact_lost_s=_summarize(times, avail if exact is None else exact)["lost_output_s"],
+                **common,
+            )
+        )
+
+    # Exactly-once schemes (incremental paper's problem; times after detection).
+    problem = scenarios.to_incremental(s, failed_nodes)
+    restart = s.checkpoint.remote_restart_s
+    placements = {}  # blocking and multilevel place alike
+    for scheme in [x for x in ("incremental", "blocking", "multilevel") if x in only]:
+        blocking = scheme != "incremental"
+        if blocking not in placements:  # when each query's partitions are placed
+            placements[blocking] = query_recovery_times(
+                problem, arrivals, blocking=blocking, cpu_cap=su["cap"], alive_free=alive_free
+            )
+        placed = placements[blocking]
+        # keyed by the full query id (operator, partition): an output operator of parallelism
+        # > 1 has one query per partition, each counted (rev20d #0)
+        back = {q: _recovered(jobs[scheme], lost[scheme], t + restart) for q, t in placed.items()}
+        times, avail = _query_curve(back, n_queries)
+        emit(scheme, times, avail, len(back))
+        rows.extend(
+            _row(kind=QUERY, scheme=scheme, query=_query_label(s, q), recovery_s=t, **common)
+            for q, t in back.items()
+        )
+    # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one
+    # rule.
+    n_job = s.resources.nodes
+    for scheme, plan in su["plans"].items():
+        if scheme not in only:
+            continue
+        extra = n_job + np.arange(su["extra"][scheme])
+        hit = extra[np.asarray(extra_failed, dtype=bool)[: len(extra)]]
+        jobs_down = list(order)  # the k job nodes every scheme loses
+        mine = [*jobs_down, *(int(x) for x in hit)]
+        down = {f"n{x}" for x in jobs_down}
+        failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in down)
+        switched = replication.active_tasks(s, plan, mine)  # need no place to restart
+        waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
+        passive_back = {
+            t: _recovered(jobs[scheme], lost["incremental"], w + restart) for t, w in waits.items()
+        }
+        back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
+        times, avail, per_query = _ppa_curve(su, failed_tasks, back)
+        failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
+        exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
+        plan_common = {"failed_nodes": ",".join(f"n{x}" for x in sorted(mine))}
+        emit(scheme, times, avail, failed_queries, exact, plan_common)
+        for task, acc in per_query.items():
+            if acc[0] < 1:
+                exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]
+                rows.append(
+                    _row(
+                        kind=QUERY,
+                        scheme=scheme,
+                        query=_query_label(s, _task_id(task)),
+                        recovery_s=float(exact),
+                        **plan_common,
+                    )
+                )
+    return rows
+
+    return rows
+
+
+@cache
+def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0) -> dict:
+    """Each scheme's time to full output in its worst recovery after a correlated failure of
+    ``k`` nodes (the per-recovery QoS, rev20e #1): the max over EVERY k-set of the candidate
+    nodes (deterministic, no draws), every node at the acquisition law's upper end x
+    ``delay_factor``, the failure at the worst moment (recovery.lost_work(T, "worst"), Khaos's
+    injection; multilevel: the last of its m = ceil(1/p2) intervals since a remote
+    checkpoint), PPA's extra nodes at the worse of both fates (all failing with the set or
+    none), catching up at the QoS load (qos_load: as cross_frontier and cross_interval)."""
+    su = setup(name)
+    s, ml = su["scenario"], su["multilevel"]
+    jobs = catch_up_jobs(name, blocked_factor, "qos")
+    worst_of = lambda T: float(recovery.lost_work(T, "worst")[0][0])  # noqa: E731
+    lost = {
+        "incremental": worst_of(su["interval"]),
+        "blocking": worst_of(su["interval"]),
+        "multilevel": worst_of(ml.T * _remote_every(ml)),
+    }
+    upper = np.full(k, delay_factor * recovery.acquisition_upper_s(s))
+    n_extra = max(su["extra"].values(), default=0)
+    fates = [np.ones(n_extra, bool), np.zeros(n_extra, bool)] if n_extra else [np.zeros(0, bool)]
+    job_nodes = [int(c[1:]) for c in su["candidates"]]
+    exactly_once = ("incremental", "blocking", "multilevel")
+    worst = dict.fromkeys(SCHEMES, 0.0)
+    for nodes in itertools.combinations(job_nodes, k):
+        rows = _failure_rows(su, jobs, list(nodes), upper, lost, fates[0], only=exactly_once)
+        for fate in fates:  # the extra nodes' fates change PPA's recoveries only
+            rows += _failure_rows(su, jobs, list(nodes), upper, lost, fate, only=tuple(su["plans"]))
+        for r in rows:
+            if r["kind"] == SUMMARY:
+                worst[r["scheme"]] = max(worst[r["scheme"]], r["t_full_s"])
+    return worst
+
+
 def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     """Sweep function: one correlated failure of ``k`` nodes of scenario ``scenario`` with node
     acquisition delays scaled by ``delay_factor``; every scheme on the same draws. Rows: the
@@ -274,7 +429,6 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     ``engine`` (incremental_fig9 only) the engine's timelines of incremental and blocking
     recovery on the same failure and arrivals ("engine_curve", "engine_query";
     ``engine_rate`` hashtags/s)."""
-    from incremental import query_recovery_times
 
     for name in ("scenario", "k", "delay_factor", "horizon_s", "step_s", "engine", "engine_rate"):
         if name not in params:
@@ -292,130 +446,26 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     u_acquisition = rng.random(len(su["candidates"]))
     u_checkpoint = rng.random()
     ml = su["multilevel"]
-    geometric = rng.geometric(ml.p[-1])
+    geometric = rng.integers(1, _remote_every(ml), endpoint=True)  # the one level law
     # the PPA plans' extra nodes (replicas failing with the job): each fails with the job
     # nodes' probability k / N, extra node j alike for every plan (rev20d #2)
     extra_fate = rng.random(max(su["extra"].values(), default=0))
-    failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
-    acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
-    # the one restart-location rule (crosspaper.recovery.restart_plan, as cross_frontier): the
-    # survivors' spare (alive_free), the standby nodes at once, then the n requested nodes
-    # (one per failed node no standby node replaces) at acquisition[standby:standby + n]
-    standby = s.resources.standby_nodes
     order = [int(su["candidates"][i][1:]) for i in perm[:k]]
-    _, n = recovery.acquired_nodes(s, order, standby)
-    common = {"failed_nodes": ",".join(failed_nodes)}
-
-    def schemes(acquisition, u_checkpoint, geometric) -> list[dict]:
-        """Every scheme's rows on this failure with these node delays (after detection),
-        checkpoint phase and multilevel remote-checkpoint count."""
-        later = np.sort(acquisition[standby : standby + n])
-        arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
-        alive = [n for n in su["nodes"] if n not in failed_nodes]
-        alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
-        n_queries = len(su["output_tasks"])
-        grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
-        rows = []
-
-        def emit(scheme, times, avail, failed_queries, exact=None, common=common):
-            """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
-            rows.extend(
-                _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
-                for t, a in zip(grid, _curve(times, avail, grid), strict=True)
-            )
-            rows.append(
-                _row(
-                    kind=SUMMARY,
-                    scheme=scheme,
-                    failed_queries=failed_queries,
-                    **_summarize(times, avail),
-                    exact_lost_s=_summarize(times, avail if exact is None else exact)[
-                        "lost_output_s"
-                    ],
-                    **common,
-                )
-            )
-
-        # Exactly-once schemes (incremental paper's problem; times after detection).
-        problem = scenarios.to_incremental(s, failed_nodes)
-        interval = su["interval"]
-        lost = {
-            "incremental": u_checkpoint * interval,
-            "blocking": u_checkpoint * interval,
-            "multilevel": ml.T * (geometric - 1 + u_checkpoint),
-        }
-        restart = s.checkpoint.remote_restart_s
-        for scheme in ("incremental", "blocking", "multilevel"):
-            placed = query_recovery_times(  # when each query's partitions are placed
-                problem,
-                arrivals,
-                blocking=scheme != "incremental",
-                cpu_cap=su["cap"],
-                alive_free=alive_free,
-            )
-            # keyed by the full query id (operator, partition): an output operator of parallelism
-            # > 1 has one query per partition, each counted (rev20d #0)
-            back = {
-                q: _recovered(jobs[scheme], lost[scheme], t + restart) for q, t in placed.items()
-            }
-            times, avail = _query_curve(back, n_queries)
-            emit(scheme, times, avail, len(back))
-            rows.extend(
-                _row(kind=QUERY, scheme=scheme, query=_query_label(s, q), recovery_s=t, **common)
-                for q, t in back.items()
-            )
-        # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one
-        # rule.
-        n_job = s.resources.nodes
-        job_index = [int(c[1:]) for c in su["candidates"]]
-        for scheme, plan in su["plans"].items():
-            extra = n_job + np.arange(su["extra"][scheme])
-            hit = extra[extra_fate[: len(extra)] < k / len(job_index)]
-            jobs_down = list(order)  # the k job nodes every scheme loses
-            mine = [*jobs_down, *(int(x) for x in hit)]
-            down = {f"n{x}" for x in jobs_down}
-            failed_tasks = sorted(f"{op}[{i}]" for (op, i), n in su["where"].items() if n in down)
-            switched = replication.active_tasks(s, plan, mine)  # need no place to restart
-            waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
-            passive_back = {
-                t: _recovered(jobs[scheme], lost["incremental"], w + restart)
-                for t, w in waits.items()
-            }
-            back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
-            times, avail, per_query = _ppa_curve(su, failed_tasks, back)
-            failed_queries = int(sum(q[0] < 1 for q in per_query.values()))
-            exact = np.mean([acc >= 1 - 1e-12 for acc in per_query.values()], axis=0)
-            plan_common = {"failed_nodes": ",".join(f"n{x}" for x in sorted(mine))}
-            emit(scheme, times, avail, failed_queries, exact, plan_common)
-            for task, acc in per_query.items():
-                if acc[0] < 1:
-                    exact = times[np.flatnonzero(acc >= 1 - 1e-12)[0]]
-                    rows.append(
-                        _row(
-                            kind=QUERY,
-                            scheme=scheme,
-                            query=_query_label(s, _task_id(task)),
-                            recovery_s=float(exact),
-                            **plan_common,
-                        )
-                    )
-        return rows
-
-    rows = schemes(acquisition, u_checkpoint, geometric)
-    # every recovery (the per-recovery QoS, rev20d #3): the same failed nodes with every node
-    # at the acquisition law's upper end (as cross_frontier's worst_wait_s) and the failure
-    # at the worst moment (the whole remote interval lost; multilevel: ceil(1/p2) of its T)
-    upper = np.full(len(acquisition), factor * recovery.acquisition_upper_s(s))
-    worst = {
-        r["scheme"]: r["t_full_s"]
-        for r in schemes(upper, 1.0, math.ceil(1.0 / ml.p[-1]))
-        if r["kind"] == SUMMARY
+    acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
+    interval = su["interval"]
+    lost = {
+        "incremental": u_checkpoint * interval,
+        "blocking": u_checkpoint * interval,
+        "multilevel": ml.T * (geometric - 1 + u_checkpoint),
     }
-    for r in rows:
-        if r["kind"] == SUMMARY:
-            r["worst_full_s"] = worst[r["scheme"]]
+    grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
+    extra_failed = extra_fate < k / len(su["candidates"])
+    # worst_full_s (every recovery, the QoS): worst_full_s(), once per point, not per draw
+    rows = _failure_rows(su, jobs, order, acquisition, lost, extra_failed, grid)
 
     if params["engine"]:
+        failed_nodes = sorted(f"n{x}" for x in order)
+        common = {"failed_nodes": ",".join(failed_nodes)}
         rows += _engine_rows(params, su, failed_nodes, acquisition, rng, common)
     return rows
 
