@@ -414,9 +414,9 @@ def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0)
         rows = _failure_rows(su, jobs, list(nodes), upper, lost, fates[0], only=exactly_once)
         for fate in fates:  # the extra nodes' fates change PPA's recoveries only
             rows += _failure_rows(su, jobs, list(nodes), upper, lost, fate, only=tuple(su["plans"]))
-        for r in rows:
-            if r["kind"] == SUMMARY:
-                worst[r["scheme"]] = max(worst[r["scheme"]], r["t_full_s"])
+        for r in rows:  # a query never back (no catch-up at the QoS load): never full
+            t = r["t_full_s"] if r["kind"] == SUMMARY else r["recovery_s"]
+            worst[r["scheme"]] = max(worst[r["scheme"]], t)
     return worst
 
 

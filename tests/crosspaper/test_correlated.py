@@ -343,3 +343,46 @@ def test_catch_up_fails_on_ignoring_the_checkpoints_share():
     fast = fast.query("kind == @cc.SUMMARY").set_index("scheme")
     for scheme in ("incremental", "blocking", "multilevel", "PPA-0"):  # PPA-0.5/1.0: replicas
         assert slow.loc[scheme, "t_full_s"] > fast.loc[scheme, "t_full_s"]
+
+
+def test_worst_full_bounds_every_drawn_recovery():
+    """rev20e #2: one level law for multilevel in the package (cross_frontier's deterministic
+    pattern: a remote checkpoint every m = ceil(1/p2) intervals T*, a failure G - 1 whole
+    intervals after the last one, G uniform on 1..m), so the worst pass (G = m) bounds every
+    drawn recovery where the optimum has p1 > 0 (the geometric draw of G, unbounded, did not:
+    35% of the draws above it). The template with frequent process failures and cheap local
+    checkpoints (the review's scenario: p1 > 0), k = 4, 40 draws."""
+    s = S.with_values(
+        S.load(S.TEMPLATE),
+        {
+            "failures.process_per_day": 2000.0,
+            "checkpoint.local_cost_s": 0.3,
+            "checkpoint.local_restart_s": 2.0,
+        },
+    )
+    assert cc.setup(s)["multilevel"].p[0] > 0.5
+    worst = cc.worst_full_s(s, 4, 1.0)
+    params = {"scenario": s, "k": 4, "delay_factor": 1.0, "horizon_s": 600.0, "step_s": 200.0}
+    params |= {"engine": False, "engine_rate": 1.0}
+    for seed in range(40):
+        for r in cc.correlated_point(params, np.random.default_rng(seed)):
+            if r["kind"] == cc.SUMMARY:
+                assert r["t_full_s"] <= worst[r["scheme"]] + 1e-9, (seed, r["scheme"])
+
+
+def test_worst_full_s_fails_on_the_drawn_wait():
+    """rev20e #3, #4: the worst recovery by hand. Template, k = 8 of its 10 candidate nodes
+    (failed tasks need new nodes), blocking at its optimum T: every node at the acquisition
+    law's upper end, down that wait + remote_restart_s, lost T - INJECT_BEFORE_S (Khaos's worst
+    moment, recovery.lost_work(T, "worst")), catching up at the QoS load with C (1 - c/T). A
+    worst pass at a drawn or mean wait, or losing half the interval, gives less."""
+    s, su = S.load(S.TEMPLATE), cc.setup(S.TEMPLATE)
+    job = cc.catch_up_jobs(S.TEMPLATE, 1.0, "qos")["blocking"]
+    wait = recovery.acquisition_upper_s(s) + s.checkpoint.remote_restart_s
+    lost = su["interval"] - recovery.INJECT_BEFORE_S
+    got = cc.worst_full_s(S.TEMPLATE, 8, 1.0)["blocking"]
+    assert got == pytest.approx(float(recovery.recovery_s(lost, wait, job)), rel=1e-9)
+    mean_wait = (s.resources.acquisition_low_s + s.resources.acquisition_high_s) / 2
+    shorter = recovery.recovery_s(lost, mean_wait + s.checkpoint.remote_restart_s, job)
+    half = recovery.recovery_s(su["interval"] / 2, wait, job)
+    assert got > max(shorter, half) + 1.0
