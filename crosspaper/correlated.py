@@ -137,6 +137,7 @@ def _source_ops(s) -> set[str]:
 def setup(name: str) -> dict:
     """What every draw of scenario ``name`` shares: the mappings, the PPA plans, the multilevel
     optimum, the candidate nodes and the loads."""
+    from crosspaper import frontier
     from multilevel.optimize import optimal
     from ppa import ppa_plan
 
@@ -157,7 +158,6 @@ def setup(name: str) -> dict:
     outputs = [op for op in topo.operators if op.output]
     system = scenarios.to_multilevel(s, levels=2)
     ml = optimal(system)
-    remote_only = optimal(system, zero_levels=(1,))  # the same criterion, p1 pinned to 0
     return {
         "scenario": s,
         "where": where,
@@ -169,7 +169,8 @@ def setup(name: str) -> dict:
         # replicas' extra nodes failing with the job's (replica_domain same; 0: separate)
         "extra": {scheme: replication.extra_nodes(s, plan) for scheme, plan in plans.items()},
         "multilevel": ml,
-        "interval": float(remote_only.T),  # remote checkpoints of incremental, blocking, PPA
+        # remote checkpoints of incremental, blocking, PPA: the same criterion, p1 pinned to 0
+        "interval": frontier.remote_interval_s(s),  # as in cross_frontier (rev20e #5)
         "job": recovery.job_of(s),
         "rho": topo.input_rate / s.checkpoint.catch_up_rate,  # the engine's utilization
         "cap": s.papers["incremental"]["cpu_cap"],

@@ -844,6 +844,18 @@ def _ppa_failure(s: S.Scenario, topology, plan, nodes, passive_back: dict) -> tu
 _FAILURES: dict[tuple, tuple[float, float, float]] = {}
 
 
+@cache
+def remote_interval_s(s: S.Scenario) -> float:
+    """The checkpoint interval of PPA's passive tasks and of incremental recovery (rev20e #5):
+    the remote-only optimum of multilevel's utilization (Eq. (13) on to_multilevel(s), p1 pinned
+    to 0), cross_correlated's rule (correlated.setup()["interval"]), not the scenario's
+    configured checkpoint.interval_s: the checkpoint-only schemes are swept over T, these two
+    sit at an optimised interval, not an unoptimised one."""
+    from multilevel.optimize import optimal
+
+    return float(optimal(S.to_multilevel(s, levels=2), zero_levels=(1,)).T)
+
+
 def _ppa_worst_waits(s: S.Scenario, plan, extra: int) -> tuple[float, bool]:
     """PPA's worst correlated recovery, deterministic (rev20e #1): over EVERY k-node set
     (_node_sets) and both fates of the plan's ``extra`` nodes (all failing with the set, or
@@ -885,13 +897,15 @@ _PPA_WORST: dict[tuple, tuple[float, bool]] = {}
 
 def ppa_point(params: dict, rng) -> dict:
     """PPA-fraction (Su & Zhou, Fig 10's plans: ppa.ppa_plan) on the scenario's topology
-    (to_ppa) through crosspaper.replication: every task checkpointed every interval_s
-    (passive), the plan's tasks also actively replicated on nodes that can fail (or another
-    failure domain). Overhead = c2/T + the replicas' CPU / the job's. Per failure (every node
-    once for process and single failures, ``draws`` random correlated sets), a passive task
-    restarts where the one rule puts it (recovery.task_waits; at once after a process failure)
-    and recovers through the shared model. The loss is the exact output lost, the metric of
-    every scheme (replication.exact_lost_s); the tentative output's credit, ∫ (1 - OF), is the
+    (to_ppa) through crosspaper.replication: every task checkpointed every T =
+    remote_interval_s (passive), the plan's tasks also actively replicated on nodes that can
+    fail (or another failure domain). Overhead = c2/T x the passive tasks' share of the
+    checkpointed CPU (replication.passive_share) + the replicas' CPU / the job's. Per failure
+    (every node once for process and single failures, ``draws`` random correlated sets; the QoS
+    over every correlated set, _ppa_worst_waits), a passive task restarts where the one rule
+    puts it (recovery.task_waits; at once after a process failure) and recovers through the
+    shared model. The loss is the exact output lost, the metric of every scheme
+    (replication.exact_lost_s); the tentative output's credit, ∫ (1 - OF), is the
     column ``own_tentative_s_per_h`` beside it and never decides the front. y's loads
     (day_jobs): each passive task's back time is its mean over the loads, which gives the mean
     exact loss itself (an output is exact when its slowest failed task is back, and at every
@@ -903,7 +917,7 @@ def ppa_point(params: dict, rng) -> dict:
     plan = _plan(topology, fraction)
     standby = s.resources.standby_nodes
     c, reading = s.checkpoint, cost_reading(params)
-    T = c.interval_s
+    T = remote_interval_s(s)  # cross_correlated's interval (rev20e #5)
     share = c.remote_cost_s / T * replication.passive_share(s, plan)  # passive tasks checkpoint
     jobs = day_jobs(params, s, share, reading)
     qjob = catch_up(qos_job(params, s), share, reading)
@@ -1006,14 +1020,14 @@ _PLACED: dict[tuple, tuple] = {}
 
 def incremental_point(params: dict, rng) -> dict:
     """Incremental recovery (Su & Zhou) with extra_standby idle nodes beside the scenario's:
-    overhead = c2/T (its checkpoints) + extra_standby / job resources. Per failure (every node
-    once for process and single failures, ``draws`` random correlated sets; the problem of
-    to_incremental), BestDensity plans run as nodes come (incremental.recover_as_nodes_arrive:
-    standby nodes at once, the others at acquisition draws; after a process failure the node
-    is there at once; alive nodes' spare capacity under the CPU cap); a query placed t_q s after
-    the failure is back after the shared model's recovery with t_q + remote restart down (the
-    backlog of the wait included); the loss is Σ_q priority_q back_q / Σ priorities over all
-    queries."""
+    overhead = c2/T (its checkpoints every T = remote_interval_s) + extra_standby / job
+    resources. Per failure (every node once for process and single failures, ``draws`` random
+    correlated sets; the problem of to_incremental), BestDensity plans run as nodes come
+    (incremental.recover_as_nodes_arrive: standby nodes at once, the others at acquisition
+    draws; after a process failure the node is there at once; alive nodes' spare capacity under
+    the CPU cap); a query placed t_q s after the failure is back after the shared model's
+    recovery with t_q + remote restart down (the backlog of the wait included); the loss is
+    Σ_q priority_q back_q / Σ priorities over all queries."""
     s, timing = scenario_of(params)
     extra = int(params["extra_standby"])
     if extra < 0:
@@ -1027,17 +1041,18 @@ def incremental_point(params: dict, rng) -> dict:
     outputs = [op for op in s.topology.operators if op.output]
     total_priority = s.papers["incremental"]["priority"] * sum(op.parallelism for op in outputs)
     c, reading = s.checkpoint, cost_reading(params)
-    share = c.remote_cost_s / c.interval_s
+    T = remote_interval_s(s)  # cross_correlated's interval (rev20e #5)
+    share = c.remote_cost_s / T
     jobs = day_jobs(params, s, share, reading)  # y's loads: the loss is linear in recover
     qjob = catch_up(qos_job(params, s), share, reading)
 
     @cache
     def recover(placed: float) -> float:
-        return _day_recovery_s(c.interval_s, placed + c.remote_restart_s, jobs, timing)
+        return _day_recovery_s(T, placed + c.remote_restart_s, jobs, timing)
 
     @cache
     def recover_qos(placed: float) -> float:
-        return _expected_recovery_s(c.interval_s, placed + c.remote_restart_s, qjob, "worst")
+        return _expected_recovery_s(T, placed + c.remote_restart_s, qjob, "worst")
 
     losses, recoveries, unrecovered = {}, {}, 0
     for kind in KINDS:

@@ -1014,3 +1014,20 @@ def test_ppa_correlated_qos_fails_on_drawn_node_sets():
     assert len(got) == 1
     s = S.load("khaos_iot")
     assert got.pop() > s.qos.recovery_s
+
+
+def test_ppa_interval_fails_on_the_configured_interval():
+    """rev20e #5: PPA and incremental sit at one interval rule in cross_frontier and
+    cross_correlated (the remote-only optimum, frontier.remote_interval_s), not the scenario's
+    configured interval (60 s on the template against its optimum of about 150 s): PPA-0's
+    checkpoint share is the same in both notebooks, and so is incremental's."""
+    from crosspaper import correlated as cc
+
+    costs = cc.normal_costs(S.TEMPLATE).set_index("scheme")["checkpoint_overhead"]
+    s = S.load(S.TEMPLATE)
+    assert F.remote_interval_s(s) == cc.setup(S.TEMPLATE)["interval"] != s.checkpoint.interval_s
+    rng = np.random.default_rng(0)
+    ppa0 = F.ppa_point({"scenario": S.TEMPLATE, "fraction": 0.0, "draws": 2}, rng)
+    assert ppa0["checkpoint_share"] == pytest.approx(costs["PPA-0"], rel=1e-12)
+    incr = F.incremental_point({"scenario": S.TEMPLATE, "extra_standby": 0, "draws": 2}, rng)
+    assert incr["checkpoint_share"] == pytest.approx(costs["incremental"], rel=1e-12)
