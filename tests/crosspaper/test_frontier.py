@@ -1031,3 +1031,17 @@ def test_ppa_interval_fails_on_the_configured_interval():
     assert ppa0["checkpoint_share"] == pytest.approx(costs["PPA-0"], rel=1e-12)
     incr = F.incremental_point({"scenario": S.TEMPLATE, "extra_standby": 0, "draws": 2}, rng)
     assert incr["checkpoint_share"] == pytest.approx(costs["incremental"], rel=1e-12)
+
+
+def test_feasibility_fails_on_a_point_behind_at_the_days_peak():
+    """x20i's find: y's 32 quadrature levels of the day's 300-s loads top out below the day's
+    peak 300-s mean, so a point whose catch-up capacity C (1 - c/T) lies between them passed as
+    feasible although it falls behind at the peak. khaos_iot at T = 30 s (blocking reading):
+    every quadrature level drains, the peak (qos_load at quantile 1) does not: infeasible."""
+    s = S.load("khaos_iot")
+    c, T = s.checkpoint, 30.0
+    capacity = c.catch_up_rate * (1 - c.remote_cost_s / T)
+    assert max(F.day_loads("khaos_iot")) < capacity < F.qos_load("khaos_iot", 1.0)
+    params = {"scenario": "khaos_iot", "baseline": "T", "T_s": T}
+    assert not F.baseline_point(params, np.random.default_rng(0))["feasible"]
+    assert F.baseline_point({**params, "T_s": 60.0}, np.random.default_rng(0))["feasible"]
