@@ -32,6 +32,7 @@ from crosspaper import scenarios
 
 FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor", "blocked_factor")
 NONE = "none"  # the decision when no scheme meets the recovery limit
+NO_CORRELATED = "no correlated failures"  # the decision where correlated_per_day = 0
 TIE_RTOL = 1e-6  # schemes closer than this in cost, loss and buffer are tied (named together)
 
 
@@ -126,7 +127,9 @@ def costs(name: str, grid: list[dict]) -> pd.DataFrame:
     return out
 
 
-def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataFrame:
+def decide(
+    runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float, correlated_per_day: float = 1.0
+) -> pd.DataFrame:
     """Per point (the factor columns and k): each scheme's mean lost output and time to full
     output over draws, its normal-time cost, whether it meets ``limit_s`` (every recovery:
     ``worst_full_s``, correlated.worst_full_s: the worst over EVERY k-node set, every node at the
@@ -137,9 +140,13 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
     KB), ``NONE`` if none does. Schemes still tied on all three are named together,
     "blocking = multilevel" (order of ``correlated.SCHEMES``), so the decision never depends
     on row order (at p1* = 0 multilevel is blocking at the same interval).
-    ``fastest`` and ``least_lost`` name the other extremes."""
+    ``fastest`` and ``least_lost`` name the other extremes. A scenario without correlated
+    failures (``correlated_per_day`` = 0; the rate factors keep it 0) has no correlated
+    decision: NO_CORRELATED at every point."""
     if not (isinstance(limit_s, int | float) and limit_s > 0):
         raise ValueError(f"limit_s must be a number > 0; got {limit_s!r}")
+    if not (isinstance(correlated_per_day, int | float) and correlated_per_day >= 0):
+        raise ValueError(f"correlated_per_day must be a number >= 0; got {correlated_per_day!r}")
     keys = [*FACTORS, "k"]
     means = runs.groupby([*keys, "scheme"], as_index=False)[
         ["lost_output_s", "exact_lost_s", "t90_s", "t_full_s"]
@@ -167,7 +174,11 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),
-                "decision": " = ".join(named) if len(ok) else NONE,
+                "decision": NO_CORRELATED
+                if correlated_per_day == 0
+                else " = ".join(named)
+                if len(ok)
+                else NONE,
                 "fastest": g.loc[g["t_full_s"].idxmin(), "scheme"],
                 "least_lost": g.loc[g["exact_lost_s"].idxmin(), "scheme"],
             }

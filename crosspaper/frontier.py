@@ -1303,7 +1303,8 @@ def axes() -> pd.DataFrame:
         (
             "ppa",
             "x",
-            "c2/T + replicated tasks' CPU / job CPU",
+            "c2/T x passive tasks' CPU share + replicated tasks' CPU / job CPU; T the "
+            "remote-only optimum (remote_interval_s), as in cross_correlated",
             "PPA Section III; a replica costs its task's CPU",
         ),
         (
@@ -1316,7 +1317,8 @@ def axes() -> pd.DataFrame:
         (
             "incremental",
             "x",
-            "c2/T + extra standby nodes / job CPU",
+            "c2/T + extra standby nodes / job CPU; T the remote-only optimum "
+            "(remote_interval_s), as in cross_correlated",
             "assumption: a standby node costs 1",
         ),
         (

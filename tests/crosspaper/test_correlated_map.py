@@ -255,3 +255,31 @@ def test_decide_fails_on_a_node_set_met_only_by_few_draws():
         assert not d.loc["PPA-1.0", "meets_qos"]
         worsts.add(d.loc["PPA-1.0", "worst_full_s"])
     assert len(worsts) == 1
+
+
+def test_decide_fails_on_deciding_without_correlated_failures():
+    """Brief x20j #6: a scenario with correlated_per_day = 0 has no correlated decision; the
+    rule must not name the cheapest scheme as if a correlated failure could strike."""
+    full = {"PPA-1.0": 2.0, "incremental": 100.0}
+    cost = {"PPA-1.0": 0.9, "incremental": 0.05}
+    d = _decided(full, cost, limit=250.0)
+    assert set(d["decision"]) == {"incremental"}
+    runs = pd.DataFrame(
+        [
+            {**dict.fromkeys(cm.FACTORS, 1.0), "k": 2, "scheme": x, "iteration": 0}
+            | {"lost_output_s": t, "exact_lost_s": t, "t90_s": t, "t_full_s": t}
+            | {"worst_full_s": t}
+            for x, t in full.items()
+        ]
+    )
+    normal = pd.DataFrame(
+        [
+            {**dict.fromkeys(cm.FACTORS[:3], 1.0), "scheme": x, "normal_cost": cost[x]}
+            | {"replica_cpu_nodes": 0.0, "buffer_kb": 0.0}
+            for x in full
+        ]
+    )
+    none = cm.decide(runs, normal, 250.0, correlated_per_day=0.0)
+    assert set(none["decision"]) == {cm.NO_CORRELATED}
+    with pytest.raises(ValueError, match="correlated_per_day"):
+        cm.decide(runs, normal, 250.0, correlated_per_day=-1.0)
