@@ -1045,3 +1045,19 @@ def test_feasibility_fails_on_a_point_behind_at_the_days_peak():
     params = {"scenario": "khaos_iot", "baseline": "T", "T_s": T}
     assert not F.baseline_point(params, np.random.default_rng(0))["feasible"]
     assert F.baseline_point({**params, "T_s": 60.0}, np.random.default_rng(0))["feasible"]
+
+
+def test_incremental_correlated_qos_fails_on_drawn_node_sets():
+    """rev20e #1 for incremental: its correlated QoS recovery is the latest placement over EVERY
+    k-node set (_incremental_worst_placed), the same whatever the seed and draw count."""
+    params = {"scenario": "khaos_iot", "extra_standby": 0}
+    got = {
+        F.incremental_point({**params, "draws": draws}, np.random.default_rng(seed))[
+            "recovery_correlated_s"
+        ]
+        for seed in range(3)
+        for draws in (1, 10)
+    }
+    assert len(got) == 1
+    s = S.load("khaos_iot")
+    assert got.pop() > s.qos.recovery_s
