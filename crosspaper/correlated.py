@@ -278,9 +278,9 @@ def _ppa_curve(su, failed_tasks, back: dict[str, float]):
 
 def _remote_every(ml) -> int:
     """m = ceil(1 / p2): multilevel's remote checkpoint every m-th interval T* (the one level law
-    of the cross notebooks, cross_frontier's deterministic pattern): a failure strikes after G - 1
-    whole intervals and a part of the G-th since the last remote one, G uniform on 1..m."""
-    return math.ceil(1.0 / ml.p[-1] - 1e-9)
+    of the cross notebooks, recovery.remote_every): a failure strikes after G - 1 whole intervals
+    and a part of the G-th since the last remote one, G uniform on 1..m."""
+    return recovery.remote_every(ml.p[-1])
 
 
 def _failure_rows(

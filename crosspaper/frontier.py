@@ -593,10 +593,11 @@ def multilevel_point(params: dict, rng) -> dict:
     (Eq. (1)). A process failure restores the last checkpoint of either level (r1 after a
     level-1 one, probability p1; r2 after a level-2 one: the paper's R_1 = p1 r1 + p2 r2) and
     loses the moment in the interval; a node failure (single or correlated) waits for its nodes,
-    restores the last level-2 checkpoint (r2) and loses G - 1 intervals more, G geometric(p2)
-    (Section 3's lost checkpoints). Own measure: U of Eq. (13) (multilevel.utilization, 0 where
-    T <= Σ p c); feasibility is every scheme's (the shared model's loss, progresses(Σ p c / T)),
-    not U, whose recovery model is not the frontier's."""
+    restores the last level-2 checkpoint (r2) and loses G - 1 intervals more, G uniform on
+    1..ceil(1/p2) (a remote checkpoint every ceil(1/p2)-th interval: the package's level law,
+    recovery._lost_intervals; Section 3's lost checkpoints). Own measure: U of Eq. (13)
+    (multilevel.utilization, 0 where T <= Σ p c); feasibility is every scheme's (the shared
+    model's loss, progresses(Σ p c / T)), not U, whose recovery model is not the frontier's."""
     from multilevel.utilization import utilization
 
     s, timing = scenario_of(params)
@@ -1303,7 +1304,7 @@ def axes() -> pd.DataFrame:
             "multilevel",
             "y",
             "process: p1 R(T, r1) + p2 R(T, r2); node: R(T(G - 1) + moment, "
-            "wait + r2), G ~ geometric(p2)",
+            "wait + r2), G uniform on 1..ceil(1/p2)",
             "multilevel Sections 3.1-3.3 (R_1, lost checkpoints); "
             "level 1 = process failures (Section 5)",
         ),

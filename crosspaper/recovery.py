@@ -27,8 +27,10 @@ recovery time: the output is missing or stale (behind by the backlog) until it e
 Failure timing (``lost_work``): ``worst`` = INJECT_BEFORE_S before the next checkpoint (Khaos's
 artifact, lost work T - 3 s), ``uniform`` = a uniform moment in the interval (the expectation is
 taken over the moment, not applied to the mean moment: the drain is not linear in it). A
-level-l failure under multilevel's random levels loses G - 1 whole intervals more, G geometric with
-the probability of a checkpoint of level >= l (its Section 3 lost-checkpoint count).
+level-l failure under multilevel loses G - 1 whole intervals more, with a checkpoint of level >= l
+(probability p) every m = ceil(1/p)-th interval: G uniform on 1..m, the one level law of the cross
+notebooks (rev20e #2: the deterministic pattern a deployment runs, whose worst case G = m bounds
+every recovery; Section 3's random levels, G geometric(p), bound none).
 
 The khaos simulator (khaos.simulate) is this model's check: ``simulator_table`` runs both on
 constant arrivals over a grid of CIs and failure moments; they agree within
@@ -142,15 +144,18 @@ JOB_TERMS = ("input_rate", "capacity", "drain_tau_s", "drain_fraction")
 
 
 def _lost_intervals(interval_s: float, keep: float) -> tuple[np.ndarray, np.ndarray]:
-    """(extra lost seconds (G - 1) T, P[G]) of a failure whose level's checkpoint is usable with
-    probability ``keep``: G ~ geometric(keep), truncated where its tail is below 1e-9."""
+    """(extra lost seconds (G - 1) T, P[G]) of a failure whose level's checkpoint comes every
+    m = ceil(1/keep)-th interval (``keep``: its probability): G uniform on 1..m (the module's
+    level law)."""
     if not 0 < keep <= 1:
         raise ValueError(f"keep must lie in (0, 1]; got {keep!r}")
-    if keep == 1:
-        return np.array([0.0]), np.array([1.0])
-    g = np.arange(1, 1 + max(1, math.ceil(math.log(1e-9) / math.log1p(-keep))))[:20_000]
-    pg = keep * (1 - keep) ** (g - 1)
-    return (g - 1) * interval_s, pg / pg.sum()
+    m = remote_every(keep)
+    return np.arange(m) * float(interval_s), np.full(m, 1.0 / m)
+
+
+def remote_every(p: float) -> int:
+    """m = ceil(1/p): a checkpoint of probability ``p`` every m-th interval (the level law)."""
+    return math.ceil(1.0 / p - 1e-9)
 
 
 def mean_recovery_s(
@@ -209,7 +214,7 @@ def expected_recovery_s(
     """E[recovery_s] of a failure recovered from the last checkpoint of its level: checkpoints
     every ``interval_s`` s, each usable for it with probability ``keep`` (multilevel: the
     probability of a checkpoint of its level or above; 1 for single-level schemes), so it loses
-    G - 1 whole intervals plus the moment in the last one, G ~ geometric(keep)."""
+    G - 1 whole intervals plus the moment in the last one, G uniform on 1..ceil(1/keep)."""
     moments, weights = lost_work(interval_s, timing)
     extra, pg = _lost_intervals(interval_s, keep)
     # Rows of G whose every moment drains linearly to the target (f B >= K, the closed form's
