@@ -146,7 +146,7 @@ def test_process_failures_restart_at_once_for_ppa_and_incremental():
     s = S.load("incremental_fig9")
     params = {"scenario": "incremental_fig9", "draws": 2, "cost_reading": ASYNC}
     job, c = F.qos_job(params, s), s.checkpoint
-    worst = R.expected_recovery_s(c.interval_s, c.remote_restart_s, job, "worst")
+    worst = R.expected_recovery_s(F.remote_interval_s(s), c.remote_restart_s, job, "worst")
     rng = np.random.default_rng
     ppa = F.ppa_point({**params, "fraction": 0.0}, rng(0))
     incr = F.incremental_point({**params, "extra_standby": 0}, rng(0))
@@ -170,7 +170,7 @@ def test_ppa_overhead_charges_the_replicas_cpu():
     topology, _ = S.to_ppa(s)
     cpu, _ = P.replica_cost(s, F._plan(topology, 1.0))
     plan = F._plan(topology, 1.0)
-    share = s.checkpoint.remote_cost_s / s.checkpoint.interval_s * P.passive_share(s, plan)
+    share = s.checkpoint.remote_cost_s / F.remote_interval_s(s) * P.passive_share(s, plan)
     assert cpu > 0 and row["own_replica_cpu_nodes"] == pytest.approx(cpu)
     assert row["overhead"] == pytest.approx(share + cpu / F.job_resources(s))
 
@@ -407,7 +407,7 @@ def test_ppa_checkpoint_charge_fails_on_charging_replicated_tasks():
         s = S.load(name)
         topology, _ = S.to_ppa(s)
         assert P.passive_share(s, frozenset()) == 1.0
-        c_over_t = s.checkpoint.remote_cost_s / s.checkpoint.interval_s
+        c_over_t = s.checkpoint.remote_cost_s / F.remote_interval_s(s)  # rev20e #5
         for fraction in (0.0, 0.5, 1.0):
             plan = F._plan(topology, fraction)
             row = F.ppa_point(

@@ -335,7 +335,7 @@ def test_incremental_more_standby_never_loses_more():
     s = S.load("incremental_fig9")
     # 8 standby nodes for 8 failed ones: every query back one recovery after the failure.
     at_once = R.expected_recovery_s(
-        s.checkpoint.interval_s, s.checkpoint.remote_restart_s, R.job_of(s)
+        F.remote_interval_s(s), s.checkpoint.remote_restart_s, R.job_of(s)
     )
     assert rows[-1]["loss_correlated_s"] <= at_once + 1e-9
     assert rows[-1]["own_unrecovered_queries"] == 0
@@ -742,7 +742,7 @@ def test_every_scheme_waits_the_same_for_the_same_failure(tmp_path):
         ('acquisition_law = "uniform"', 'acquisition_law = "fixed"'),
     )
     s = S.load(path)
-    T = s.checkpoint.interval_s
+    T = F.remote_interval_s(s)  # PPA's and incremental's interval (rev20e #5)
     rng = np.random.default_rng
     rows = [
         F.baseline_point(
@@ -801,7 +801,7 @@ def test_front_fails_on_tentative_credit(tmp_path):
     path = _edited(
         tmp_path, "khaos_ysb", ('acquisition_law = "uniform"', 'acquisition_law = "fixed"')
     )
-    T = S.load(path).checkpoint.interval_s
+    T = F.remote_interval_s(S.load(path))  # PPA's interval (rev20e #5)
     ppa = F.ppa_point({"scenario": path, "fraction": 0.0, "draws": 3}, np.random.default_rng(0))
     base = F.baseline_point({"scenario": path, "T_s": T, "baseline": "x"}, None)
     assert ppa["unavailability_s_per_h"] == pytest.approx(base["unavailability_s_per_h"])
@@ -901,7 +901,7 @@ def test_meets_qos_fails_on_judging_the_mean():
     rng = np.random.default_rng
     ppa = F.ppa_point({**params, "fraction": 0.0, "draws": 2}, rng(0))
     incr = F.incremental_point({**params, "extra_standby": 0, "draws": 2}, rng(0))
-    at_own = R.expected_recovery_s(s.checkpoint.interval_s, 360.0 + r2, qjob, "worst")
+    at_own = R.expected_recovery_s(F.remote_interval_s(s), 360.0 + r2, qjob, "worst")
     for row in (ppa, incr):  # the worst failed node (at their own interval), not the mean
         assert row["recovery_single_s"] >= at_own - 1e-6 > s.qos.recovery_s
         assert not row["meets_qos_single"]
