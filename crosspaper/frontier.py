@@ -854,9 +854,12 @@ def remote_interval_s(s: S.Scenario) -> float:
     the remote-only optimum of multilevel's utilization (Eq. (13) on to_multilevel(s), p1 pinned
     to 0), cross_correlated's rule (correlated.setup()["interval"]), not the scenario's
     configured checkpoint.interval_s: the checkpoint-only schemes are swept over T, these two
-    sit at an optimised interval, not an unoptimised one."""
+    sit at an optimised interval, not an unoptimised one. Without process failures (no level 1)
+    the one-level system is the same optimum."""
     from multilevel.optimize import optimal
 
+    if s.failures.process_per_day <= 0:
+        return float(optimal(S.to_multilevel(s, levels=1)).T)
     return float(optimal(S.to_multilevel(s, levels=2), zero_levels=(1,)).T)
 
 
