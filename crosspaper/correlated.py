@@ -31,7 +31,9 @@ Output availability at time t after the failure: the priority-weighted mean over
 for PPA's tentative output, 0 without output). Mapping choices (each in ``ASSUMPTIONS``):
 """
 
+import itertools
 import math
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -72,7 +74,10 @@ ASSUMPTIONS = {
     "catch-up": "one recovery model for every scheme (crosspaper.recovery): from the failure, "
     "the wait for the node (the placement time) + remote restart (detection included), then "
     "the replay of the lost work and of the backlog built meanwhile at the spare capacity, to "
-    "5% of the peak backlog",
+    "5% of the peak backlog; the checkpoint cost read as in the other cross notebooks, "
+    "blocking by default (rev20d #1): each scheme's checkpoints keep taking their share of the "
+    "time (its checkpoint_overhead), so it catches up at C (1 - overhead) - a; blocked_factor 0 "
+    "(the sensitivity's async reading) at C - a",
     "checkpoints": "each scheme at its own utilization-optimal interval (multilevel's U, Eq. "
     "(13), one criterion for all): incremental and blocking take consistent remote checkpoints "
     "(remote_cost_s each) and PPA's passive tasks remote ones, every T_r = the optimum with p1 "
@@ -85,7 +90,10 @@ ASSUMPTIONS = {
     "normal-time cost": "replica CPU = the replicated tasks' cpu_share (nodes); buffering = KB "
     "held for replay (upstream backup until the downstream's checkpoint, replica output until "
     "the sync trim; the blocking schemes replay from the durable source log only); checkpoint "
-    "overhead = cost per interval over the interval, weighted by the checkpointed tasks' CPU",
+    "overhead = cost per interval over the interval, times the share of the checkpointed "
+    "(non-source) tasks' CPU that checkpoints (crosspaper.replication.passive_share: a PPA "
+    "plan's passive tasks; every task for the checkpoint schemes and PPA-0, c/T as in "
+    "cross_frontier; rev20d #11)",
 }
 __doc__ += "\n".join(f"- {k}: {v}." for k, v in ASSUMPTIONS.items())
 
@@ -110,6 +118,7 @@ _COLUMNS = (
     "t_full_s",
     "failed_queries",
     "failed_nodes",
+    "worst_full_s",
 )
 
 
@@ -128,6 +137,7 @@ def _source_ops(s) -> set[str]:
 def setup(name: str) -> dict:
     """What every draw of scenario ``name`` shares: the mappings, the PPA plans, the multilevel
     optimum, the candidate nodes and the loads."""
+    from crosspaper import frontier
     from multilevel.optimize import optimal
     from ppa import ppa_plan
 
@@ -148,7 +158,6 @@ def setup(name: str) -> dict:
     outputs = [op for op in topo.operators if op.output]
     system = scenarios.to_multilevel(s, levels=2)
     ml = optimal(system)
-    remote_only = optimal(system, zero_levels=(1,))  # the same criterion, p1 pinned to 0
     return {
         "scenario": s,
         "where": where,
@@ -160,7 +169,8 @@ def setup(name: str) -> dict:
         # replicas' extra nodes failing with the job's (replica_domain same; 0: separate)
         "extra": {scheme: replication.extra_nodes(s, plan) for scheme, plan in plans.items()},
         "multilevel": ml,
-        "interval": float(remote_only.T),  # remote checkpoints of incremental, blocking, PPA
+        # remote checkpoints of incremental, blocking, PPA: the same criterion, p1 pinned to 0
+        "interval": frontier.remote_interval_s(s),  # as in cross_frontier (rev20e #5)
         "job": recovery.job_of(s),
         "rho": topo.input_rate / s.checkpoint.catch_up_rate,  # the engine's utilization
         "cap": s.papers["incremental"]["cpu_cap"],
@@ -204,12 +214,49 @@ def _query_curve(back: dict, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
     return times, avail
 
 
-def _recovered(su, lost_s: float, down_s: float) -> float:
+def _task_id(task: str) -> tuple[str, int]:
+    """("op", i) of the task name "op[i]"."""
+    op, i = task[:-1].split("[")
+    return op, int(i)
+
+
+def _query_label(s, q) -> str:
+    """A query's label in the QUERY rows: its output operator's name when that operator has one
+    partition (as the engine names it), else "op[i]" (one query per output partition)."""
+    op, i = q if isinstance(q, tuple) else (q, 0)
+    return op if s.topology.operator(op).parallelism == 1 else f"{op}[{i}]"
+
+
+@cache
+def catch_up_jobs(name, blocked_factor: float = 1.0, load: str = "mean") -> dict[str, recovery.Job]:
+    """Each scheme's catch-up job on scenario ``name``: capacity C (1 - blocked_factor x its
+    checkpoint_overhead) (normal_costs; ASSUMPTIONS["catch-up"]): 1 the blocking reading of the
+    checkpoint cost (the cross notebooks' default), 0 the async one (capacity C). ``load``:
+    "mean" the topology's input rate (the draws), "qos" frontier.qos_load, the day's peak 300-s
+    mean where the QoS limit is judged in every cross notebook (rev20e #0)."""
+    from crosspaper import frontier
+
+    if not 0 <= blocked_factor <= 1:
+        raise ValueError(f"blocked_factor must be in [0, 1]; got {blocked_factor!r}")
+    if load not in ("mean", "qos"):
+        raise ValueError(f"load must be 'mean' or 'qos'; got {load!r}")
+    job = setup(name)["job"]
+    if load == "qos":
+        job = recovery.job_of(setup(name)["scenario"], frontier.qos_load(name))
+    overhead = normal_costs(name).set_index("scheme")["checkpoint_overhead"]
+    return {
+        x: replace(job, capacity=job.capacity * max(1.0 - blocked_factor * overhead[x], 1e-12))
+        for x in SCHEMES
+    }
+
+
+@cache  # the worst pass asks again for the same recoveries over its node sets
+def _recovered(job: recovery.Job, lost_s: float, down_s: float) -> float:
     """s from the failure until a partition down ``down_s`` s with ``lost_s`` s of lost work is
-    back (crosspaper.recovery); inf when it is never placed."""
+    back (crosspaper.recovery, catching up as ``job``); inf when it is never placed."""
     if not math.isfinite(down_s):
         return math.inf
-    return float(recovery.recovery_s(lost_s, down_s, su["job"]))
+    return float(recovery.recovery_s(lost_s, down_s, job))
 
 
 def _ppa_curve(su, failed_tasks, back: dict[str, float]):
@@ -229,58 +276,46 @@ def _ppa_curve(su, failed_tasks, back: dict[str, float]):
     return times, per_query.mean(axis=1), dict(zip(su["output_tasks"], per_query.T, strict=True))
 
 
-def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
-    """Sweep function: one correlated failure of ``k`` nodes of scenario ``scenario`` with node
-    acquisition delays scaled by ``delay_factor``; every scheme on the same draws. Rows: the
-    availability curve of each scheme on a grid of ``step_s`` up to ``horizon_s`` (kind
-    "curve"), its exact summary ("summary": lost output ∫(1-A) dt in s of full output, times to
-    A >= 0.5, 0.9, 1), per failed query the time its output is exact again ("query"), and with
-    ``engine`` (incremental_fig9 only) the engine's timelines of incremental and blocking
-    recovery on the same failure and arrivals ("engine_curve", "engine_query";
-    ``engine_rate`` hashtags/s)."""
+def _remote_every(ml) -> int:
+    """m = ceil(1 / p2): multilevel's remote checkpoint every m-th interval T* (the one level law
+    of the cross notebooks, recovery.remote_every): a failure strikes after G - 1 whole intervals
+    and a part of the G-th since the last remote one, G uniform on 1..m."""
+    return recovery.remote_every(ml.p[-1])
+
+
+def _failure_rows(
+    su, jobs, order, acquisition, lost, extra_failed, grid=None, only=SCHEMES
+) -> list[dict]:
+    """Every scheme's rows on the failure of job nodes ``order`` (ints, in draw order) with
+    node delays ``acquisition`` (after detection, one per failed node), ``lost`` s of work lost
+    per exactly-once scheme (PPA's passive tasks lose incremental's) and the PPA plans' extra
+    node j failing where ``extra_failed[j]``; the curve rows on ``grid`` (None: summaries only);
+    the schemes in ``only``."""
     from incremental import query_recovery_times
 
-    for name in ("scenario", "k", "delay_factor", "horizon_s", "step_s", "engine", "engine_rate"):
-        if name not in params:
-            raise ValueError(f"params must give {name!r}")
-    su = setup(params["scenario"])
     s = su["scenario"]
-    k, factor = params["k"], params["delay_factor"]
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= len(su["candidates"]):
-        raise ValueError(f"k must be an integer in [1, {len(su['candidates'])}]; got {k!r}")
-    if not 0 <= factor < math.inf:
-        raise ValueError(f"delay_factor must be finite and >= 0; got {factor!r}")
-    # Draws of fixed sizes in a fixed order: the same numbers at every (k, delay_factor).
-    perm = rng.permutation(len(su["candidates"]))
-    u_acquisition = rng.random(len(su["candidates"]))
-    u_checkpoint = rng.random()
-    ml = su["multilevel"]
-    geometric = rng.geometric(ml.p[-1])
-    # the PPA plans' extra nodes (replicas failing with the job): each fails with the job
-    # nodes' probability k / N, extra node j alike for every plan (rev20d #2)
-    extra_fate = rng.random(max(su["extra"].values(), default=0))
-    failed_nodes = sorted(su["candidates"][i] for i in perm[:k])
-    acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
+    k = len(order)
+    failed_nodes = sorted(f"n{x}" for x in order)
     # the one restart-location rule (crosspaper.recovery.restart_plan, as cross_frontier): the
     # survivors' spare (alive_free), the standby nodes at once, then the n requested nodes
     # (one per failed node no standby node replaces) at acquisition[standby:standby + n]
     standby = s.resources.standby_nodes
-    order = [int(su["candidates"][i][1:]) for i in perm[:k]]
     _, n = recovery.acquired_nodes(s, order, standby)
+    common = {"failed_nodes": ",".join(failed_nodes)}
     later = np.sort(acquisition[standby : standby + n])
     arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
     alive = [n for n in su["nodes"] if n not in failed_nodes]
     alive_free = [max(0.0, su["cap"] - su["load"][n]) for n in alive]
     n_queries = len(su["output_tasks"])
-    grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
-    rows, common = [], {"failed_nodes": ",".join(failed_nodes)}
+    rows = []
 
     def emit(scheme, times, avail, failed_queries, exact=None, common=common):
         """``exact``: the share of queries with exact output (PPA; else ``avail`` is)."""
-        rows.extend(
-            _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
-            for t, a in zip(grid, _curve(times, avail, grid), strict=True)
-        )
+        if grid is not None:
+            rows.extend(
+                _row(kind=CURVE, scheme=scheme, t=float(t), availability=float(a), **common)
+                for t, a in zip(grid, _curve(times, avail, grid), strict=True)
+            )
         rows.append(
             _row(
                 kind=SUMMARY,
@@ -294,37 +329,32 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
 
     # Exactly-once schemes (incremental paper's problem; times after detection).
     problem = scenarios.to_incremental(s, failed_nodes)
-    interval = su["interval"]
-    lost = {
-        "incremental": u_checkpoint * interval,
-        "blocking": u_checkpoint * interval,
-        "multilevel": ml.T * (geometric - 1 + u_checkpoint),
-    }
     restart = s.checkpoint.remote_restart_s
-    for scheme in ("incremental", "blocking", "multilevel"):
-        placed = query_recovery_times(  # when each query's partitions are placed
-            problem,
-            arrivals,
-            blocking=scheme != "incremental",
-            cpu_cap=su["cap"],
-            alive_free=alive_free,
-        )
-        back = {
-            q[0] if isinstance(q, tuple) else q: _recovered(su, lost[scheme], t + restart)
-            for q, t in placed.items()
-        }
+    placements = {}  # blocking and multilevel place alike
+    for scheme in [x for x in ("incremental", "blocking", "multilevel") if x in only]:
+        blocking = scheme != "incremental"
+        if blocking not in placements:  # when each query's partitions are placed
+            placements[blocking] = query_recovery_times(
+                problem, arrivals, blocking=blocking, cpu_cap=su["cap"], alive_free=alive_free
+            )
+        placed = placements[blocking]
+        # keyed by the full query id (operator, partition): an output operator of parallelism
+        # > 1 has one query per partition, each counted (rev20d #0)
+        back = {q: _recovered(jobs[scheme], lost[scheme], t + restart) for q, t in placed.items()}
         times, avail = _query_curve(back, n_queries)
         emit(scheme, times, avail, len(back))
         rows.extend(
-            _row(kind=QUERY, scheme=scheme, query=str(q), recovery_s=t, **common)
+            _row(kind=QUERY, scheme=scheme, query=_query_label(s, q), recovery_s=t, **common)
             for q, t in back.items()
         )
-    # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one rule.
+    # PPA plans (crosspaper.replication, as the frontier): passive tasks restart by the one
+    # rule.
     n_job = s.resources.nodes
-    job_index = [int(c[1:]) for c in su["candidates"]]
     for scheme, plan in su["plans"].items():
+        if scheme not in only:
+            continue
         extra = n_job + np.arange(su["extra"][scheme])
-        hit = extra[extra_fate[: len(extra)] < k / len(job_index)]
+        hit = extra[np.asarray(extra_failed, dtype=bool)[: len(extra)]]
         jobs_down = list(order)  # the k job nodes every scheme loses
         mine = [*jobs_down, *(int(x) for x in hit)]
         down = {f"n{x}" for x in jobs_down}
@@ -332,7 +362,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
         switched = replication.active_tasks(s, plan, mine)  # need no place to restart
         waits = recovery.task_waits(s, jobs_down, standby, acquisition, switched)
         passive_back = {
-            t: _recovered(su, lost["incremental"], w + restart) for t, w in waits.items()
+            t: _recovered(jobs[scheme], lost["incremental"], w + restart) for t, w in waits.items()
         }
         back = replication.failure(s, su["ppa_topology"], plan, mine, passive_back)["back"]
         times, avail, per_query = _ppa_curve(su, failed_tasks, back)
@@ -347,12 +377,96 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
                     _row(
                         kind=QUERY,
                         scheme=scheme,
-                        query=task.split("[")[0],
+                        query=_query_label(s, _task_id(task)),
                         recovery_s=float(exact),
                         **plan_common,
                     )
                 )
+    return rows
+
+    return rows
+
+
+@cache
+def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0) -> dict:
+    """Each scheme's time to full output in its worst recovery after a correlated failure of
+    ``k`` nodes (the per-recovery QoS, rev20e #1): the max over EVERY k-set of the candidate
+    nodes (deterministic, no draws), every node at the acquisition law's upper end x
+    ``delay_factor``, the failure at the worst moment (recovery.lost_work(T, "worst"), Khaos's
+    injection; multilevel: the last of its m = ceil(1/p2) intervals since a remote
+    checkpoint), PPA's extra nodes at the worse of both fates (all failing with the set or
+    none), catching up at the QoS load (qos_load: as cross_frontier and cross_interval)."""
+    su = setup(name)
+    s, ml = su["scenario"], su["multilevel"]
+    jobs = catch_up_jobs(name, blocked_factor, "qos")
+    worst_of = lambda T: float(recovery.lost_work(T, "worst")[0][0])  # noqa: E731
+    lost = {
+        "incremental": worst_of(su["interval"]),
+        "blocking": worst_of(su["interval"]),
+        "multilevel": worst_of(ml.T * _remote_every(ml)),
+    }
+    upper = np.full(k, delay_factor * recovery.acquisition_upper_s(s))
+    n_extra = max(su["extra"].values(), default=0)
+    fates = [np.ones(n_extra, bool), np.zeros(n_extra, bool)] if n_extra else [np.zeros(0, bool)]
+    job_nodes = [int(c[1:]) for c in su["candidates"]]
+    exactly_once = ("incremental", "blocking", "multilevel")
+    worst = dict.fromkeys(SCHEMES, 0.0)
+    for nodes in itertools.combinations(job_nodes, k):
+        rows = _failure_rows(su, jobs, list(nodes), upper, lost, fates[0], only=exactly_once)
+        for fate in fates:  # the extra nodes' fates change PPA's recoveries only
+            rows += _failure_rows(su, jobs, list(nodes), upper, lost, fate, only=tuple(su["plans"]))
+        for r in rows:  # a query never back (no catch-up at the QoS load): never full
+            t = r["t_full_s"] if r["kind"] == SUMMARY else r["recovery_s"]
+            worst[r["scheme"]] = max(worst[r["scheme"]], t)
+    return worst
+
+
+def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
+    """Sweep function: one correlated failure of ``k`` nodes of scenario ``scenario`` with node
+    acquisition delays scaled by ``delay_factor``; every scheme on the same draws. Rows: the
+    availability curve of each scheme on a grid of ``step_s`` up to ``horizon_s`` (kind
+    "curve"), its exact summary ("summary": lost output ∫(1-A) dt in s of full output, times to
+    A >= 0.5, 0.9, 1), per failed query the time its output is exact again ("query"), and with
+    ``engine`` (incremental_fig9 only) the engine's timelines of incremental and blocking
+    recovery on the same failure and arrivals ("engine_curve", "engine_query";
+    ``engine_rate`` hashtags/s)."""
+
+    for name in ("scenario", "k", "delay_factor", "horizon_s", "step_s", "engine", "engine_rate"):
+        if name not in params:
+            raise ValueError(f"params must give {name!r}")
+    su = setup(params["scenario"])
+    s = su["scenario"]
+    k, factor = params["k"], params["delay_factor"]
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= len(su["candidates"]):
+        raise ValueError(f"k must be an integer in [1, {len(su['candidates'])}]; got {k!r}")
+    if not 0 <= factor < math.inf:
+        raise ValueError(f"delay_factor must be finite and >= 0; got {factor!r}")
+    jobs = catch_up_jobs(params["scenario"], float(params.get("blocked_factor", 1.0)))
+    # Draws of fixed sizes in a fixed order: the same numbers at every (k, delay_factor).
+    perm = rng.permutation(len(su["candidates"]))
+    u_acquisition = rng.random(len(su["candidates"]))
+    u_checkpoint = rng.random()
+    ml = su["multilevel"]
+    geometric = rng.integers(1, _remote_every(ml), endpoint=True)  # the one level law
+    # the PPA plans' extra nodes (replicas failing with the job): each fails with the job
+    # nodes' probability k / N, extra node j alike for every plan (rev20d #2)
+    extra_fate = rng.random(max(su["extra"].values(), default=0))
+    order = [int(su["candidates"][i][1:]) for i in perm[:k]]
+    acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
+    interval = su["interval"]
+    lost = {
+        "incremental": u_checkpoint * interval,
+        "blocking": u_checkpoint * interval,
+        "multilevel": ml.T * (geometric - 1 + u_checkpoint),
+    }
+    grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
+    extra_failed = extra_fate < k / len(su["candidates"])
+    # worst_full_s (every recovery, the QoS): worst_full_s(), once per point, not per draw
+    rows = _failure_rows(su, jobs, order, acquisition, lost, extra_failed, grid)
+
     if params["engine"]:
+        failed_nodes = sorted(f"n{x}" for x in order)
+        common = {"failed_nodes": ",".join(failed_nodes)}
         rows += _engine_rows(params, su, failed_nodes, acquisition, rng, common)
     return rows
 
@@ -426,6 +540,7 @@ def normal_costs(name: str) -> pd.DataFrame:
     tasks = [(op.name, i) for op in topo.operators for i in range(op.parallelism)]
     total_cpu = sum(ops[op].cpu_share for op, _ in tasks)
     checkpointed = [(op, i) for op, i in tasks if op not in sources]
+    checkpointed_cpu = sum(ops[op].cpu_share for op, _ in checkpointed)
     c, interval = s.checkpoint, su["interval"]
 
     def out_kb(op):  # KB/s one task of op emits
@@ -435,9 +550,9 @@ def normal_costs(name: str) -> pd.DataFrame:
     def in_kb(op):  # KB/s one task of op receives
         return sum(out_kb(u) * ops[u].parallelism for u in topo.upstream(op)) / ops[op].parallelism
 
-    def ckpt_share(which):
+    def ckpt_share(which):  # c/T x the checkpointed tasks' share (replication.passive_share)
         cpu = sum(ops[op].cpu_share for op, _ in which)
-        return c.remote_cost_s / interval * cpu / total_cpu
+        return c.remote_cost_s / interval * cpu / checkpointed_cpu
 
     rows = []
     for scheme, plan in su["plans"].items():
@@ -478,12 +593,8 @@ def normal_costs(name: str) -> pd.DataFrame:
             "scheme": "multilevel",
             "replica_cpu_nodes": 0.0,
             "buffer_kb": 0.0,
-            # weighted by the checkpointed tasks' CPU like every other scheme (sources replay
-            # from the durable log and take no checkpoint)
-            "checkpoint_overhead": per_t
-            / ml.T
-            * sum(ops[op].cpu_share for op, _ in checkpointed)
-            / total_cpu,
+            # every checkpointed task checkpoints: the whole c/T, as incremental's and blocking's
+            "checkpoint_overhead": per_t / ml.T,
             "checkpoint_interval_s": ml.T / ml.p[-1],
         }
     )

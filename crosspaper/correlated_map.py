@@ -4,8 +4,8 @@ scenario (failure rates, capacity headroom, checkpoint cost) and node acquisitio
 
 The decision a practitioner takes from it (``decide``): the scheme with the lowest normal-time
 cost whose time to full output after the failure meets the scenario's per-recovery limit
-``qos.recovery_s`` in every draw (the worst draw, not the mean: rev20c #4). Normal-time cost =
-replica CPU share + checkpoint overhead (both shares of the job's CPU,
+``qos.recovery_s`` in every recovery (the worst k-node set, not the mean: rev20c #4, rev20e
+#1). Normal-time cost = replica CPU share + checkpoint overhead (both shares of the job's CPU,
 ``correlated.normal_costs``); ties broken by less exact output lost, then less buffered KB
 (memory); schemes tied on all three are named together. Where no scheme meets the limit, the
 decision is "none" and the fastest scheme is named.
@@ -16,7 +16,10 @@ Factors (each a plain multiplier of the scenario's value, 1 = as given):
   ``scenarios.with_headroom``: the one definition of the cross notebooks (±30% = x0.7 to x1.3);
 - ``cost_factor``: local_cost_s and remote_cost_s (checkpoint overhead, multilevel's optimum);
 - ``delay_factor``: the node acquisition delays (0: standby nodes ready at detection), as in
-  ``correlated.correlated_point``.
+  ``correlated.correlated_point``;
+- ``blocked_factor``: the share of each scheme's checkpoint overhead that blocks processing
+  during a catch-up (``correlated.catch_up_jobs``): 1 the blocking reading of the checkpoint
+  cost (the cross notebooks' default), 0 the async reading (rev20d #1), in [0, 1].
 """
 
 import math
@@ -27,22 +30,25 @@ import pandas as pd
 from crosspaper import correlated as cc
 from crosspaper import scenarios
 
-FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor")
+FACTORS = ("rate_factor", "headroom_factor", "cost_factor", "delay_factor", "blocked_factor")
 NONE = "none"  # the decision when no scheme meets the recovery limit
+NO_CORRELATED = "no correlated failures"  # the decision where correlated_per_day = 0
 TIE_RTOL = 1e-6  # schemes closer than this in cost, loss and buffer are tied (named together)
 
 
 def _factor(params: dict, name: str) -> float:
-    """params[name] (default 1): a finite number > 0 (delay_factor: >= 0)."""
+    """params[name] (default 1): a finite number > 0 (delay_factor: >= 0; blocked_factor: in
+    [0, 1])."""
     value = params.get(name, 1.0)
-    zero_ok = name == "delay_factor"
+    zero_ok = name in ("delay_factor", "blocked_factor")
     if (
         isinstance(value, bool)
         or not isinstance(value, int | float)
         or not math.isfinite(value)
         or not (value >= 0 if zero_ok else value > 0)
+        or (name == "blocked_factor" and value > 1)
     ):
-        bound = ">= 0" if zero_ok else "> 0"
+        bound = "in [0, 1]" if name == "blocked_factor" else ">= 0" if zero_ok else "> 0"
         raise ValueError(f"{name} must be a finite number {bound}; got {value!r}")
     return float(value)
 
@@ -83,13 +89,26 @@ def sensitivity_point(params: dict, rng: np.random.Generator) -> list[dict]:
         "scenario": s,
         "k": params["k"],
         "delay_factor": _factor(params, "delay_factor"),
+        "blocked_factor": _factor(params, "blocked_factor"),
         "horizon_s": params["horizon_s"],
         "step_s": params["step_s"],
         "engine": False,
         "engine_rate": 1.0,
     }
+    # every recovery (the QoS): the worst over every k-node set at the QoS load, once per point
+    worst = cc.worst_full_s(s, point["k"], point["delay_factor"], point["blocked_factor"])
     return [
-        {key: row[key] for key in ("scheme", "lost_output_s", "exact_lost_s", "t90_s", "t_full_s")}
+        {
+            key: row[key] if key != "worst_full_s" else worst[row["scheme"]]
+            for key in (
+                "scheme",
+                "lost_output_s",
+                "exact_lost_s",
+                "t90_s",
+                "t_full_s",
+                "worst_full_s",
+            )
+        }
         for row in cc.correlated_point(point, rng)
         if row["kind"] == cc.SUMMARY
     ]
@@ -108,18 +127,26 @@ def costs(name: str, grid: list[dict]) -> pd.DataFrame:
     return out
 
 
-def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataFrame:
+def decide(
+    runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float, correlated_per_day: float = 1.0
+) -> pd.DataFrame:
     """Per point (the factor columns and k): each scheme's mean lost output and time to full
-    output over draws, its normal-time cost, whether it meets ``limit_s`` (every draw's time to
-    full output <= limit: ``worst_full_s``, the largest over the point's draws), and the
+    output over draws, its normal-time cost, whether it meets ``limit_s`` (every recovery:
+    ``worst_full_s``, correlated.worst_full_s: the worst over EVERY k-node set, every node at the
+    acquisition law's upper end, the failure at the worst moment, at the QoS load, as
+    cross_frontier and cross_interval judge every recovery; rev20e #0, #1), and the
     decision: the cheapest scheme that meets it (ties: less exact
     output lost, ``exact_lost_s``: PPA's tentative credit never decides; then less buffered
     KB), ``NONE`` if none does. Schemes still tied on all three are named together,
     "blocking = multilevel" (order of ``correlated.SCHEMES``), so the decision never depends
     on row order (at p1* = 0 multilevel is blocking at the same interval).
-    ``fastest`` and ``least_lost`` name the other extremes."""
+    ``fastest`` and ``least_lost`` name the other extremes. A scenario without correlated
+    failures (``correlated_per_day`` = 0; the rate factors keep it 0) has no correlated
+    decision: NO_CORRELATED at every point."""
     if not (isinstance(limit_s, int | float) and limit_s > 0):
         raise ValueError(f"limit_s must be a number > 0; got {limit_s!r}")
+    if not (isinstance(correlated_per_day, int | float) and correlated_per_day >= 0):
+        raise ValueError(f"correlated_per_day must be a number >= 0; got {correlated_per_day!r}")
     keys = [*FACTORS, "k"]
     means = runs.groupby([*keys, "scheme"], as_index=False)[
         ["lost_output_s", "exact_lost_s", "t90_s", "t_full_s"]
@@ -128,10 +155,10 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
         normal[[*FACTORS[:3], "scheme", "normal_cost", "replica_cpu_nodes", "buffer_kb"]],
         on=[*FACTORS[:3], "scheme"],
     )
-    # the limit bounds every recovery (rev20c #4): the worst draw's time to full output, the
-    # mean stays a column
-    worst = runs.groupby([*keys, "scheme"], as_index=False)["t_full_s"].max()
-    means = means.merge(worst.rename(columns={"t_full_s": "worst_full_s"}), on=[*keys, "scheme"])
+    # the limit bounds every recovery (rev20c #4, rev20e #1): worst_full_s is the same in every
+    # draw (every node set, no draw); the mean stays a column
+    worst = runs.groupby([*keys, "scheme"], as_index=False)["worst_full_s"].max()
+    means = means.merge(worst, on=[*keys, "scheme"])
     means["meets_qos"] = means["worst_full_s"] <= limit_s
     rows = []
     for key, g in means.groupby(keys, sort=False):
@@ -147,7 +174,11 @@ def decide(runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float) -> pd.DataF
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),
-                "decision": " = ".join(named) if len(ok) else NONE,
+                "decision": NO_CORRELATED
+                if correlated_per_day == 0
+                else " = ".join(named)
+                if len(ok)
+                else NONE,
                 "fastest": g.loc[g["t_full_s"].idxmin(), "scheme"],
                 "least_lost": g.loc[g["exact_lost_s"].idxmin(), "scheme"],
             }

@@ -270,10 +270,13 @@ def _day_recovery_s(interval_s, down_s, jobs: tuple, timing="uniform", keep=1.0)
     return R.mean_recovery_s(interval_s, down_s, jobs, timing, keep)
 
 
-def _feasible(jobs: tuple) -> bool:
+def _feasible(jobs: tuple, params: dict, s: S.Scenario, busy: float, reading: str) -> bool:
     """Whether every load level's backlog drains (a failure at a load above the capacity never
-    catches up on the model's constant load)."""
-    return all(j.feasible for j in jobs)
+    catches up on the model's constant load): y's levels ``jobs`` and the day's peak 300-s mean
+    (qos_load at quantile 1; x20i's find: the 32 quadrature levels can miss windows above
+    C (1 - c/T), so a point behind at the day's peak passed)."""
+    peak = catch_up(R.job_of(s, qos_load(params["scenario"], 1.0)), busy, reading)
+    return peak.feasible and all(j.feasible for j in jobs)
 
 
 def qos_job(params: dict, s: S.Scenario) -> R.Job:
@@ -572,7 +575,7 @@ def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
             **own,
         ),
         s,
-        _feasible(jobs) and progresses(share),
+        _feasible(jobs, params, s, share, reading) and progresses(share),
     )
 
 
@@ -590,10 +593,11 @@ def multilevel_point(params: dict, rng) -> dict:
     (Eq. (1)). A process failure restores the last checkpoint of either level (r1 after a
     level-1 one, probability p1; r2 after a level-2 one: the paper's R_1 = p1 r1 + p2 r2) and
     loses the moment in the interval; a node failure (single or correlated) waits for its nodes,
-    restores the last level-2 checkpoint (r2) and loses G - 1 intervals more, G geometric(p2)
-    (Section 3's lost checkpoints). Own measure: U of Eq. (13) (multilevel.utilization, 0 where
-    T <= Σ p c); feasibility is every scheme's (the shared model's loss, progresses(Σ p c / T)),
-    not U, whose recovery model is not the frontier's."""
+    restores the last level-2 checkpoint (r2) and loses G - 1 intervals more, G uniform on
+    1..ceil(1/p2) (a remote checkpoint every ceil(1/p2)-th interval: the package's level law,
+    recovery._lost_intervals; Section 3's lost checkpoints). Own measure: U of Eq. (13)
+    (multilevel.utilization, 0 where T <= Σ p c); feasibility is every scheme's (the shared
+    model's loss, progresses(Σ p c / T)), not U, whose recovery model is not the frontier's."""
     from multilevel.utilization import utilization
 
     s, timing = scenario_of(params)
@@ -649,7 +653,7 @@ def multilevel_point(params: dict, rng) -> dict:
             utilization=u,
         ),
         s,
-        _feasible(jobs) and progresses(cost / T),
+        _feasible(jobs, params, s, cost / T, reading) and progresses(cost / T),
     )
 
 
@@ -739,7 +743,7 @@ def fastrecover_point(params: dict, rng) -> dict:
             segments=len(result.anchors),
         ),
         s,
-        _feasible(jobs) and progresses(float(ch.max())),
+        _feasible(jobs, params, s, float(ch.max()), reading) and progresses(float(ch.max())),
     )
 
 
@@ -844,15 +848,71 @@ def _ppa_failure(s: S.Scenario, topology, plan, nodes, passive_back: dict) -> tu
 _FAILURES: dict[tuple, tuple[float, float, float]] = {}
 
 
+@cache
+def remote_interval_s(s: S.Scenario) -> float:
+    """The checkpoint interval of PPA's passive tasks and of incremental recovery (rev20e #5):
+    the remote-only optimum of multilevel's utilization (Eq. (13) on to_multilevel(s), p1 pinned
+    to 0), cross_correlated's rule (correlated.setup()["interval"]), not the scenario's
+    configured checkpoint.interval_s: the checkpoint-only schemes are swept over T, these two
+    sit at an optimised interval, not an unoptimised one. Without process failures (no level 1)
+    the one-level system is the same optimum."""
+    from multilevel.optimize import optimal
+
+    if s.failures.process_per_day <= 0:
+        return float(optimal(S.to_multilevel(s, levels=1)).T)
+    return float(optimal(S.to_multilevel(s, levels=2), zero_levels=(1,)).T)
+
+
+def _ppa_worst_waits(s: S.Scenario, plan, extra: int) -> tuple[float, bool]:
+    """PPA's worst correlated recovery, deterministic (rev20e #1): over EVERY k-node set
+    (_node_sets) and both fates of the plan's ``extra`` nodes (all failing with the set, or
+    none), every requested node at the acquisition law's upper end: (the longest wait of a
+    failed passive task, -1 where none ever restarts passively; whether a task ever switches to
+    its replica). Its time to full output is the last task back, and a passive task's recovery
+    rises with its wait, so these two give the worst time for any catch-up job. Remembered per
+    process by what it reads."""
+    standby, n = s.resources.standby_nodes, s.resources.nodes
+    key = (
+        s.topology,
+        n,
+        standby,
+        s.papers["incremental"]["cpu_cap"],
+        tuple(sorted(s.papers["ppa"].items())),
+        s.failures.correlated_nodes,
+        R.acquisition_upper_s(s),
+        plan,
+        extra,
+    )
+
+    def compute() -> tuple[float, bool]:
+        longest, switches = -1.0, False
+        fates = [(), tuple(range(n, n + extra))] if extra else [()]
+        for nodes in _node_sets(s, "correlated"):
+            upper = np.full(len(nodes), R.acquisition_upper_s(s))
+            for fate in fates:
+                switched = replication.active_tasks(s, plan, (*nodes, *fate))
+                waits = R.task_waits(s, nodes, standby, upper, switched)
+                longest = max(longest, *waits.values()) if waits else longest
+                switches = switches or bool(switched)
+        return longest, switches
+
+    return _remember(_PPA_WORST, key, compute)
+
+
+_PPA_WORST: dict[tuple, tuple[float, bool]] = {}
+
+
 def ppa_point(params: dict, rng) -> dict:
     """PPA-fraction (Su & Zhou, Fig 10's plans: ppa.ppa_plan) on the scenario's topology
-    (to_ppa) through crosspaper.replication: every task checkpointed every interval_s
-    (passive), the plan's tasks also actively replicated on nodes that can fail (or another
-    failure domain). Overhead = c2/T + the replicas' CPU / the job's. Per failure (every node
-    once for process and single failures, ``draws`` random correlated sets), a passive task
-    restarts where the one rule puts it (recovery.task_waits; at once after a process failure)
-    and recovers through the shared model. The loss is the exact output lost, the metric of
-    every scheme (replication.exact_lost_s); the tentative output's credit, ∫ (1 - OF), is the
+    (to_ppa) through crosspaper.replication: every task checkpointed every T =
+    remote_interval_s (passive), the plan's tasks also actively replicated on nodes that can
+    fail (or another failure domain). Overhead = c2/T x the passive tasks' share of the
+    checkpointed CPU (replication.passive_share) + the replicas' CPU / the job's. Per failure
+    (every node once for process and single failures, ``draws`` random correlated sets; the QoS
+    over every correlated set, _ppa_worst_waits), a passive task restarts where the one rule
+    puts it (recovery.task_waits; at once after a process failure) and recovers through the
+    shared model. The loss is the exact output lost, the metric of every scheme
+    (replication.exact_lost_s); the tentative output's credit, ∫ (1 - OF), is the
     column ``own_tentative_s_per_h`` beside it and never decides the front. y's loads
     (day_jobs): each passive task's back time is its mean over the loads, which gives the mean
     exact loss itself (an output is exact when its slowest failed task is back, and at every
@@ -864,8 +924,8 @@ def ppa_point(params: dict, rng) -> dict:
     plan = _plan(topology, fraction)
     standby = s.resources.standby_nodes
     c, reading = s.checkpoint, cost_reading(params)
-    T = c.interval_s
-    share = c.remote_cost_s / T
+    T = remote_interval_s(s)  # cross_correlated's interval (rev20e #5)
+    share = c.remote_cost_s / T * replication.passive_share(s, plan)  # passive tasks checkpoint
     jobs = day_jobs(params, s, share, reading)
     qjob = catch_up(qos_job(params, s), share, reading)
 
@@ -896,10 +956,15 @@ def ppa_point(params: dict, rng) -> dict:
             exact, tent, _ = _ppa_failure(
                 s, topology, plan, nodes, {t: recover(w) for t, w in waits.items()}
             )
-            back_qos = {t: recover_qos(w) for t, w in longest.items()}
             lost.append(exact)
             credit.append(tent)
-            full.append(_ppa_failure(s, topology, plan, nodes, back_qos)[2])
+            if kind != "correlated":  # every node once: these sets are all of them
+                back_qos = {t: recover_qos(w) for t, w in longest.items()}
+                full.append(_ppa_failure(s, topology, plan, nodes, back_qos)[2])
+        if kind == "correlated":  # every k-node set, not the drawn ones (rev20e #1)
+            wait, switches = _ppa_worst_waits(s, plan, extra)
+            full = [recover_qos(wait) if wait >= 0 else 0.0]
+            full.append(replication.ACTIVATION_S if switches else 0.0)
         # the QoS bounds every recovery: the worst failed set (rev20c #4), not the mean
         losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.max(full))
         tentative[kind] = float(np.mean(credit))
@@ -920,7 +985,7 @@ def ppa_point(params: dict, rng) -> dict:
             ),
         ),
         s,
-        _feasible(jobs) and progresses(share),
+        _feasible(jobs, params, s, share, reading) and progresses(share),
     )
 
 
@@ -960,16 +1025,41 @@ def _placed_queries(s: S.Scenario, nodes, arrivals, cap: float, alive) -> tuple:
 _PLACED: dict[tuple, tuple] = {}
 
 
+def _incremental_worst_placed(s: S.Scenario, standby: int, cap: float, load: tuple) -> float:
+    """Incremental's worst correlated recovery, deterministic (rev20e #1): the latest time a
+    query is placed (_placed_queries, every requested node at the acquisition law's upper end)
+    over EVERY k-node set (_node_sets); -1 where no query fails. A query's recovery rises with
+    its placement time, so this gives the worst time for any catch-up job."""
+
+    def compute() -> float:
+        latest = -1.0
+        for nodes in _node_sets(s, "correlated"):
+            now = min(standby, len(nodes))
+            n = _acquired(s, nodes, standby)[1]
+            arrivals = ((0.0, 1.0),) * now + ((R.acquisition_upper_s(s), 1.0),) * n
+            alive = tuple(max(0.0, cap - load[k]) for k in range(len(load)) if k not in nodes)
+            placed = _placed_queries(s, nodes, arrivals, cap, alive)
+            latest = max(latest, *(t for _, t, _ in placed)) if placed else latest
+        return latest
+
+    key = (s.topology, s.papers["incremental"]["priority"], s.resources.nodes, standby, cap)
+    key += (s.failures.correlated_nodes, R.acquisition_upper_s(s), load)
+    return _remember(_INCREMENTAL_WORST, key, compute)
+
+
+_INCREMENTAL_WORST: dict[tuple, float] = {}
+
+
 def incremental_point(params: dict, rng) -> dict:
     """Incremental recovery (Su & Zhou) with extra_standby idle nodes beside the scenario's:
-    overhead = c2/T (its checkpoints) + extra_standby / job resources. Per failure (every node
-    once for process and single failures, ``draws`` random correlated sets; the problem of
-    to_incremental), BestDensity plans run as nodes come (incremental.recover_as_nodes_arrive:
-    standby nodes at once, the others at acquisition draws; after a process failure the node
-    is there at once; alive nodes' spare capacity under the CPU cap); a query placed t_q s after
-    the failure is back after the shared model's recovery with t_q + remote restart down (the
-    backlog of the wait included); the loss is Σ_q priority_q back_q / Σ priorities over all
-    queries."""
+    overhead = c2/T (its checkpoints every T = remote_interval_s) + extra_standby / job
+    resources. Per failure (every node once for process and single failures, ``draws`` random
+    correlated sets; the problem of to_incremental), BestDensity plans run as nodes come
+    (incremental.recover_as_nodes_arrive: standby nodes at once, the others at acquisition
+    draws; after a process failure the node is there at once; alive nodes' spare capacity under
+    the CPU cap); a query placed t_q s after the failure is back after the shared model's
+    recovery with t_q + remote restart down (the backlog of the wait included); the loss is
+    Σ_q priority_q back_q / Σ priorities over all queries."""
     s, timing = scenario_of(params)
     extra = int(params["extra_standby"])
     if extra < 0:
@@ -983,17 +1073,18 @@ def incremental_point(params: dict, rng) -> dict:
     outputs = [op for op in s.topology.operators if op.output]
     total_priority = s.papers["incremental"]["priority"] * sum(op.parallelism for op in outputs)
     c, reading = s.checkpoint, cost_reading(params)
-    share = c.remote_cost_s / c.interval_s
+    T = remote_interval_s(s)  # cross_correlated's interval (rev20e #5)
+    share = c.remote_cost_s / T
     jobs = day_jobs(params, s, share, reading)  # y's loads: the loss is linear in recover
     qjob = catch_up(qos_job(params, s), share, reading)
 
     @cache
     def recover(placed: float) -> float:
-        return _day_recovery_s(c.interval_s, placed + c.remote_restart_s, jobs, timing)
+        return _day_recovery_s(T, placed + c.remote_restart_s, jobs, timing)
 
     @cache
     def recover_qos(placed: float) -> float:
-        return _expected_recovery_s(c.interval_s, placed + c.remote_restart_s, qjob, "worst")
+        return _expected_recovery_s(T, placed + c.remote_restart_s, qjob, "worst")
 
     losses, recoveries, unrecovered = {}, {}, 0
     for kind in KINDS:
@@ -1014,9 +1105,13 @@ def incremental_point(params: dict, rng) -> dict:
             for priority, placed, recovered in _placed_queries(s, nodes, arrivals, cap, alive):
                 unrecovered += not recovered
                 seconds += priority * recover(placed)
-            placed_qos = _placed_queries(s, nodes, latest, cap, alive)
             lost.append(seconds / total_priority)
-            full.append(max((recover_qos(placed) for _, placed, _ in placed_qos), default=0.0))
+            if kind != "correlated":  # every node once: these sets are all of them
+                placed_qos = _placed_queries(s, nodes, latest, cap, alive)
+                full.append(max((recover_qos(t) for _, t, _ in placed_qos), default=0.0))
+        if kind == "correlated":  # every k-node set, not the drawn ones (rev20e #1)
+            latest = _incremental_worst_placed(s, standby, cap, tuple(load))
+            full = [recover_qos(latest) if latest >= 0 else 0.0]
         # the QoS bounds every recovery: the worst failed set, not the mean
         losses[kind], recoveries[kind] = float(np.mean(lost)), float(np.max(full))
     return _finish(
@@ -1030,7 +1125,7 @@ def incremental_point(params: dict, rng) -> dict:
             unrecovered_queries=unrecovered,
         ),
         s,
-        _feasible(jobs) and progresses(share),
+        _feasible(jobs, params, s, share, reading) and progresses(share),
     )
 
 
@@ -1212,7 +1307,7 @@ def axes() -> pd.DataFrame:
             "multilevel",
             "y",
             "process: p1 R(T, r1) + p2 R(T, r2); node: R(T(G - 1) + moment, "
-            "wait + r2), G ~ geometric(p2)",
+            "wait + r2), G uniform on 1..ceil(1/p2)",
             "multilevel Sections 3.1-3.3 (R_1, lost checkpoints); "
             "level 1 = process failures (Section 5)",
         ),
@@ -1241,7 +1336,8 @@ def axes() -> pd.DataFrame:
         (
             "ppa",
             "x",
-            "c2/T + replicated tasks' CPU / job CPU",
+            "c2/T x passive tasks' CPU share + replicated tasks' CPU / job CPU; T the "
+            "remote-only optimum (remote_interval_s), as in cross_correlated",
             "PPA Section III; a replica costs its task's CPU",
         ),
         (
@@ -1254,7 +1350,8 @@ def axes() -> pd.DataFrame:
         (
             "incremental",
             "x",
-            "c2/T + extra standby nodes / job CPU",
+            "c2/T + extra standby nodes / job CPU; T the remote-only optimum "
+            "(remote_interval_s), as in cross_correlated",
             "assumption: a standby node costs 1",
         ),
         (
@@ -1282,7 +1379,9 @@ SENSITIVITY = (
     ("drain constant tau", "tau_factor", (0.0, 2.0)),
 )
 CHECKPOINT_ONLY = ("baseline", "multilevel", "khaos", "fastrecover")
-MAX_OVERHEAD = 1.0  # headlines compare points spending at most the job's own resources
+# headlines compare points spending less than the job's own resources: a point at overhead 1
+# (e.g. FastRecover at CH_max = 1 under the async reading) checkpoints all the time (rev20d #10)
+MAX_OVERHEAD = 1.0
 
 
 def variations(scenarios, grid_kwargs: dict, cases=SENSITIVITY) -> list[dict]:
@@ -1333,7 +1432,7 @@ def _cheapest(points: pd.DataFrame) -> pd.Series:
 def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataFrame:
     """Per group of ``by``: the designs on the front (feasible points only; baseline, khaos and
     multilevel at p1 = 0 are one design, SINGLE_LEVEL, so the front does not hang on which grid
-    holds a given T), the best checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <=
+    holds a given T), the best checkpoint-only unavailability (CHECKPOINT_ONLY, overhead <
     MAX_OVERHEAD) with its setting and overhead, PPA-1's unavailability and overhead, the
     cheapest point meeting the QoS limit for process and single-node failures (_cheapest: ties
     by the lower loss), and the longest single-level interval meeting it (qos_interval:
@@ -1346,7 +1445,7 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
         ok = g[g["feasible"]]
         front = ok[ok["pareto"]]
         designs = np.where(front["interval_s"].notna(), SINGLE_LEVEL, front["approach"])
-        ckpt = ok[ok["approach"].isin(CHECKPOINT_ONLY) & (ok["overhead"] <= MAX_OVERHEAD)]
+        ckpt = ok[ok["approach"].isin(CHECKPOINT_ONLY) & (ok["overhead"] < MAX_OVERHEAD)]
         best = ckpt.loc[ckpt["unavailability_s_per_h"].idxmin()] if len(ckpt) else None
         ppa1 = ok[(ok["approach"] == "ppa") & (ok.get("fraction") == 1.0)]
         qos = ok[ok["meets_qos_single"]]

@@ -23,6 +23,12 @@ intervals is the latency added (:func:`checkpoint_latency_ms`). Multilevel's uti
 c seconds of blocked processing per checkpoint: it is reported beside it as the throughput share a
 *blocking* checkpoint would cost, an upper bound for an asynchronous one.
 
+The QoS interval takes the cross notebooks' one reading of the checkpoint cost
+(``COST_READINGS``, as crosspaper.frontier and crosspaper.correlated): "blocking" by default (c =
+processing time lost per checkpoint: a recovery catches up at C (1 - c/T), and an interval needs
+c/T < 1 - a/C to progress at the load a), "async" (capacity C) a sensitivity row; the headline
+depends on the reading where the two differ (rev20d #1).
+
 Units: s, events/s, ms. Pure: no Spark, no pipeline (the notebook runs the ``*_point`` functions
 through ``pipeline.sweep`` and passes printed tables in).
 """
@@ -38,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from crosspaper import recovery
+from crosspaper.frontier import COST_READINGS
 from crosspaper.scenarios import (
     DATA,
     DAY_RATE_TOLERANCE,
@@ -203,11 +210,23 @@ def _check_trace_length(workload: pd.Series, levels: int, method, path: Path) ->
 class Job:
     """The simulated job of a scenario on its workload: ``setup`` (:func:`to_khaos`), ``sim``
     (YSB's latency terms refitted on the YSB series), ``method`` (the Khaos method with the
-    notebook's levels and profiling CIs), ``workload`` (events/s by second), ``failure_seconds``
-    and ``source`` (the workload's keys for a sweep point)."""
+    notebook's levels and profiling CIs), ``workload`` (events/s by second), ``failure_seconds``,
+    ``source`` (the workload's keys for a sweep point) and ``cost_reading`` (COST_READINGS: how
+    the QoS interval reads the checkpoint cost)."""
 
-    def __init__(self, s: Scenario, folder, trace=None, levels=12, profile_configurations=0):
+    def __init__(
+        self,
+        s: Scenario,
+        folder,
+        trace=None,
+        levels=12,
+        profile_configurations=0,
+        cost_reading=COST_READINGS[0],
+    ):
+        if cost_reading not in COST_READINGS:
+            raise ValueError(f"cost_reading must be one of {COST_READINGS}; got {cost_reading!r}")
         self.scenario = s
+        self.cost_reading = cost_reading  # the QoS interval's reading of the checkpoint cost
         self.setup = setup = to_khaos(s)
         if trace is None:
             if setup.experiment == "none":
@@ -267,7 +286,9 @@ class Job:
 
 
 # -- the one per-failure recovery model ----------------------------------------------------------
-def recovery_s(arrivals, ci, sim: SimParams, timing: str = "worst") -> np.ndarray:
+def recovery_s(
+    arrivals, ci, sim: SimParams, timing: str = "worst", cost_s: float = 0.0
+) -> np.ndarray:
     """Seconds one failure takes to recover at constant ``arrivals`` (events/s) and interval
     ``ci`` (s): :func:`crosspaper.recovery.recovery_s` with the simulator's capacity and drain
     constant, down ``sim.restart_s`` s (include any wait for a node there), then the work lost
@@ -276,26 +297,42 @@ def recovery_s(arrivals, ci, sim: SimParams, timing: str = "worst") -> np.ndarra
     backlog: the khaos simulator's drain). ``timing``: "worst" (failure ``inject_before_s`` = 3 s
     before the next checkpoint, Khaos III-C: CI - 3 s of work lost) or "mid" (CI/2 lost: the
     median recovery over a failure moment uniform in the interval, since recovery is
-    non-decreasing in the lost work; not the mean). Infinite where the arrivals
-    reach the capacity (the backlog never drains)."""
+    non-decreasing in the lost work; not the mean). ``cost_s``: processing time each checkpoint
+    blocks (the blocking reading, :func:`blocked_s`): the catch-up runs at C (1 - cost_s/ci);
+    0 (the async reading): at C. Infinite where the arrivals reach that capacity (the backlog
+    never drains; under blocking: cost_s/ci >= 1 - arrivals/C, the interval does not progress)."""
     if timing not in TIMINGS:
         raise ValueError(f"timing must be one of {TIMINGS}; got {timing!r}")
     ci = np.asarray(ci, dtype=float)
     if np.any(~(ci > 0)):
         raise ValueError(f"ci must be > 0; got {ci!r}")
-    lost = ci - sim.inject_before_s if timing == "worst" else ci / 2.0
-    job = recovery.Job(
-        input_rate=float(arrivals), capacity=sim.capacity, drain_tau_s=sim.drain_tau_s
-    )
-    return np.asarray(recovery.recovery_s(np.maximum(lost, 0.0), sim.restart_s, job))[()]
+    if not (math.isfinite(cost_s) and cost_s >= 0):
+        raise ValueError(f"cost_s must be a finite number >= 0; got {cost_s!r}")
+    lost = np.maximum(ci - sim.inject_before_s if timing == "worst" else ci / 2.0, 0.0)
+    a = float(arrivals)
+    job = recovery.Job(input_rate=a, capacity=sim.capacity, drain_tau_s=sim.drain_tau_s)
+    capacity = sim.capacity * (1.0 - np.minimum(cost_s / ci, 1.0))  # C (1 - c/T)
+    return np.asarray(recovery.recovery_s(lost, sim.restart_s, job, capacity=capacity))[()]
 
 
-def qos_interval(arrivals, sim: SimParams, limit_s: float, timing: str = "worst") -> float:
-    """The longest whole-second CI (1..MAX_CI_S) whose :func:`recovery_s` stays within
-    ``limit_s`` at ``arrivals``; NaN where none does (infeasible: even CI = 1 s breaks the limit,
-    e.g. the restart alone or arrivals at capacity)."""
+def blocked_s(s: Scenario, reading: str) -> float:
+    """Processing time one remote checkpoint blocks under ``reading`` (COST_READINGS): the
+    scenario's checkpoint.remote_cost_s ("blocking"), 0 ("async")."""
+    if reading not in COST_READINGS:
+        raise ValueError(f"cost_reading must be one of {COST_READINGS}; got {reading!r}")
+    return s.checkpoint.remote_cost_s if reading == "blocking" else 0.0
+
+
+def qos_interval(
+    arrivals, sim: SimParams, limit_s: float, timing: str = "worst", cost_s: float = 0.0
+) -> float:
+    """The longest whole-second CI (1..MAX_CI_S) whose :func:`recovery_s` (``cost_s``: its
+    blocked time per checkpoint) stays within ``limit_s`` at ``arrivals``; NaN where none does
+    (infeasible: even CI = 1 s breaks the limit, e.g. the restart alone or arrivals at
+    capacity). Every CI is scanned: under blocking short intervals catch up slower, so the
+    recovery is not monotone in CI."""
     cis = np.arange(1, MAX_CI_S + 1)
-    ok = recovery_s(arrivals, cis, sim, timing) <= limit_s
+    ok = recovery_s(arrivals, cis, sim, timing, cost_s) <= limit_s
     return float(cis[ok].max()) if ok.any() else math.nan
 
 
@@ -658,19 +695,24 @@ def choices(
 
 
 # -- the QoS-constrained interval, its sensitivity and the decision map ---------------------------
-def headline(s: Scenario, sim: SimParams, peak: float) -> dict:
+def headline(s: Scenario, sim: SimParams, peak: float, reading: str = COST_READINGS[0]) -> dict:
     """The headline numbers of one scenario at the peak load ``peak`` (events/s, the day's highest
-    300 s mean): multilevel's one-level utilization optimum T*, the recovery of a failure there
-    and the longest interval meeting the recovery limit (:func:`qos_interval`), for worst-case and
-    mid-interval failures; the cost-optimal interval that meets the QoS at worst-case failures,
-    min(T*, QoS interval) (U is unimodal in T), and its status: "optimum meets QoS", "QoS binds"
-    or "infeasible" (no interval meets the limit)."""
+    300 s mean) under the checkpoint cost ``reading`` (COST_READINGS): multilevel's one-level
+    utilization optimum T*, the recovery of a failure there and the longest interval meeting the
+    recovery limit (:func:`qos_interval`), for worst-case and mid-interval failures; the
+    cost-optimal interval that meets the QoS at worst-case failures, min(T*, QoS interval) (U is
+    unimodal in T), and its status: "optimum meets QoS", "QoS binds" or "infeasible" (no
+    interval meets the limit)."""
     best = optimal(to_multilevel(s, levels=1))
-    limit = s.qos.recovery_s
-    out = {"utilization_optimal_s": float(best.T), "U_at_optimum": float(best.U)}
+    limit, cost = s.qos.recovery_s, blocked_s(s, reading)
+    out = {
+        "cost_reading": reading,
+        "utilization_optimal_s": float(best.T),
+        "U_at_optimum": float(best.U),
+    }
     for timing in TIMINGS:
-        out[f"qos_interval_{timing}_s"] = qos_interval(peak, sim, limit, timing)
-        out[f"recovery_at_optimum_{timing}_s"] = float(recovery_s(peak, best.T, sim, timing))
+        out[f"qos_interval_{timing}_s"] = qos_interval(peak, sim, limit, timing, cost)
+        out[f"recovery_at_optimum_{timing}_s"] = float(recovery_s(peak, best.T, sim, timing, cost))
     allowed = out["qos_interval_worst_s"]
     if math.isnan(allowed):
         status, chosen = "infeasible", math.nan
@@ -737,8 +779,9 @@ def sensitivity(
 ) -> pd.DataFrame:
     """:func:`headline` with one choice moved at a time from the scenario's: failure rate x
     factor, headroom (spare capacity C - a x factor, :func:`with_headroom`), checkpoint cost c
-    (s), node acquisition delay (s);
-    each row has both failure timings. The first row is the scenario as given."""
+    (s), node acquisition delay (s), and the other reading of the checkpoint cost (knob
+    "checkpoint cost reading", COST_READINGS); each row has both failure timings. The first row
+    is the scenario as given (at ``job.cost_reading``)."""
     s, sim = job.scenario, job.qos_sim
     cases = [("as given", "", s, sim)]
     cases += [("failure rate", f"x{f:g}", with_rate(s, f), sim) for f in rate_factors]
@@ -748,8 +791,23 @@ def sensitivity(
         ("node acquisition", f"+{d:g} s", *with_acquisition(s, sim, d)) for d in acquisition_s
     ]
     rows = [
-        {"scenario": s.name, "knob": knob, "value": value, **headline(s2, sim2, job.peak)}
+        {
+            "scenario": s.name,
+            "knob": knob,
+            "value": value,
+            **headline(s2, sim2, job.peak, job.cost_reading),
+        }
         for knob, value, s2, sim2 in cases
+    ]
+    rows += [
+        {
+            "scenario": s.name,
+            "knob": "checkpoint cost reading",
+            "value": other,
+            **headline(s, sim, job.peak, other),
+        }
+        for other in COST_READINGS
+        if other != job.cost_reading
     ]
     return pd.DataFrame(rows)
 
@@ -768,7 +826,7 @@ def decision_map(job: Job, rate_factors, headroom_factors) -> pd.DataFrame:
                     "scenario": job.scenario.name,
                     "rate_factor": f,
                     "headroom_factor": h,
-                    **headline(with_rate(s_h, f), sim_h, job.peak),
+                    **headline(with_rate(s_h, f), sim_h, job.peak, job.cost_reading),
                 }
             )
     return pd.DataFrame(rows)
@@ -797,8 +855,14 @@ def disagreement(jobs: dict, curves: pd.DataFrame) -> pd.DataFrame:
             "scenario": name,
             "peak_arrivals": job.peak,
             "capacity": job.sim.capacity,
-            **headline(job.scenario, job.qos_sim, job.peak),
+            **headline(job.scenario, job.qos_sim, job.peak, job.cost_reading),
         }
+        # the QoS interval under the other reading of the checkpoint cost: where it differs
+        # the headline depends on the reading (rev20d #1)
+        other = next(r for r in COST_READINGS if r != job.cost_reading)
+        row[f"qos_interval_{other}_worst_s"] = headline(job.scenario, job.qos_sim, job.peak, other)[
+            "qos_interval_worst_s"
+        ]
         for timing, variant in zip(TIMINGS, ("remote", "remote mid"), strict=True):
             mine = curves[(curves["scenario"] == name) & (curves["variant"] == variant)]
             ok = mine[mine["recovery_true_max_s"] <= job.scenario.qos.recovery_s]
@@ -899,6 +963,7 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
         + f"{_fmt(row.qos_interval_mid_s)} at the median moment; on the replayed grid "
         f"{_fmt(row.qos_interval_replayed_grid_worst_s)} / "
         f"{_fmt(row.qos_interval_replayed_grid_mid_s)}).",
+        _reading_text(job, row),
     ]
     if "headroom" in by:
         parts.append(
@@ -907,9 +972,12 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
             f"{_span(by['headroom'], 'qos_interval_worst_s')}."
         )
     if "node acquisition" in by:
+        waits = by["node acquisition"]
+        none = not np.isfinite(waits["qos_interval_worst_s"].to_numpy(dtype=float)).any()
         parts.append(
-            f"Waiting for a node ({', '.join(by['node acquisition']['value'])}) gives "
-            f"{_span(by['node acquisition'], 'qos_interval_worst_s')}."
+            f"Waiting for a node ({', '.join(waits['value'])}) leaves no feasible interval."
+            if none  # rev20d #9: the waits named once
+            else f"Waiting for a node gives {_span(waits, 'qos_interval_worst_s')}."
         )
     if "checkpoint cost c" in by:
         parts.append(
@@ -933,6 +1001,24 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
     return " ".join(parts)
 
 
+def _other_reading(job: Job) -> str:
+    return next(r for r in COST_READINGS if r != job.cost_reading)
+
+
+def _reading_text(job: Job, row: pd.Series) -> str:
+    """The QoS interval under the job's reading of the checkpoint cost against the other one
+    (the disagreement row's qos_interval_<other>_worst_s): "depends" where they differ."""
+    other = _other_reading(job)
+    mine, theirs = row.qos_interval_worst_s, row[f"qos_interval_{other}_worst_s"]
+    same = (math.isnan(mine) and math.isnan(theirs)) or mine == theirs
+    return (
+        f"The QoS interval reads the checkpoint cost as {job.cost_reading} (the cross notebooks' "
+        f"one reading{': catch-up at C (1 - c/T)' if job.cost_reading == 'blocking' else ''}); "
+        f"read as {other} it is {_fmt(theirs, 'none')}"
+        + (", the same." if same else ": the QoS interval **depends** on the reading.")
+    )
+
+
 def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runtime: dict) -> str:
     """The notebook's finding in two sentences with its numbers (scenarios joined by " / "), with
     how it moves with the failure timing and what Khaos did at runtime."""
@@ -954,6 +1040,23 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         lambda n: f"{c.loc[(n, 'multilevel 1-level'), 'recovery_true_violations_mid_s']:.0f}"
     )
     allowed = each(lambda n: _fmt(d.loc[n, "qos_interval_worst_s"], "none"))
+    readings = each(lambda n: jobs[n].cost_reading)
+    other = each(
+        lambda n: _fmt(d.loc[n, f"qos_interval_{_other_reading(jobs[n])}_worst_s"], "none")
+    )
+    depends = any(
+        not (math.isnan(a) and math.isnan(b)) and a != b
+        for a, b in (
+            (
+                d.loc[n, "qos_interval_worst_s"],
+                d.loc[n, f"qos_interval_{_other_reading(jobs[n])}_worst_s"],
+            )
+            for n in names
+        )
+    )
+    reading_note = f"; checkpoint cost read as {readings}: {other} read the other way" + (
+        ", so the QoS headline **depends** on the reading" if depends else ", the same"
+    )
     allowed_mid = each(lambda n: _fmt(d.loc[n, "qos_interval_mid_s"], "none"))
     if (d["capacity"] > d["peak_arrivals"]).all():
         peak, cap = d["peak_arrivals"], d["capacity"]
@@ -996,7 +1099,8 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         f"{over} s of true recovery above the limit over the day with failures at the worst "
         f"moment ({over_mid} s with every failure at the median moment, mid-interval)"
         f"{caveat}, while the longest interval the recovery "
-        f"limit allows at the peak load is {allowed} ({allowed_mid} at the median moment). "
+        f"limit allows at the peak load is {allowed} ({allowed_mid} at the median moment"
+        f"{reading_note}). "
         + (
             f"The optimum meets the limit here: the jobs run far enough below their capacity "
             f"({spare} at the peak) for the catch-up to fit in it. "

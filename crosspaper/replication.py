@@ -86,6 +86,18 @@ def task_nodes(s) -> dict[str, int]:
     return {f"{op.name}[{i}]": k for op in s.topology.operators for i, k in enumerate(op.nodes)}
 
 
+def passive_share(s, plan: Iterable[str]) -> float:
+    """The share of a checkpoint's cost a PPA plan pays: the CPU of its passive tasks (the
+    checkpointed ones, every non-source task, outside the plan) over all checkpointed tasks' CPU.
+    A plan's checkpoint every T costs c/T x this (PPA-0: c/T, a single-level checkpoint's), in
+    cross_frontier and cross_correlated alike (rev20d #11)."""
+    sources = {op.name for op in s.topology.operators if not s.topology.upstream(op.name)}
+    checkpointed = {t: c for t, c in task_cpu(s).items() if t.split("[")[0] not in sources}
+    total = sum(checkpointed.values())
+    plan = set(plan)
+    return sum(c for t, c in checkpointed.items() if t not in plan) / total if total else 0.0
+
+
 def replica_cost(s, plan: Iterable[str]) -> tuple[float, int]:
     """(CPU in node equivalents, extra nodes) of the plan's replicas: the extra nodes
     replica_placement uses ("separate": the nodes the CPU needs at the incremental CPU cap)."""

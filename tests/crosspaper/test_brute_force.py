@@ -153,7 +153,7 @@ def test_process_failures_restart_at_once_for_ppa_and_incremental():
     s = S.load("incremental_fig9")
     params = {"scenario": "incremental_fig9", "draws": 2, "cost_reading": ASYNC}
     job, c = F.qos_job(params, s), s.checkpoint
-    worst = R.expected_recovery_s(c.interval_s, c.remote_restart_s, job, "worst")
+    worst = R.expected_recovery_s(F.remote_interval_s(s), c.remote_restart_s, job, "worst")
     rng = np.random.default_rng
     ppa = F.ppa_point({**params, "fraction": 0.0}, rng(0))
     incr = F.incremental_point({**params, "extra_standby": 0}, rng(0))
@@ -166,7 +166,8 @@ def test_process_failures_restart_at_once_for_ppa_and_incremental():
 
 
 def test_ppa_overhead_charges_the_replicas_cpu():
-    """PPA's x: c/T + the replicas' CPU / the job's resources (kills ppa_replica_cpu_dropped)."""
+    """PPA's x: c/T x the passive tasks' share (replication.passive_share, rev20d #11) + the
+    replicas' CPU / the job's resources (kills ppa_replica_cpu_dropped)."""
     from crosspaper import replication as P
 
     s = S.load("khaos_ysb")
@@ -175,7 +176,8 @@ def test_ppa_overhead_charges_the_replicas_cpu():
     )
     topology, _ = S.to_ppa(s)
     cpu, _ = P.replica_cost(s, F._plan(topology, 1.0))
-    share = s.checkpoint.remote_cost_s / s.checkpoint.interval_s
+    plan = F._plan(topology, 1.0)
+    share = s.checkpoint.remote_cost_s / F.remote_interval_s(s) * P.passive_share(s, plan)
     assert cpu > 0 and row["own_replica_cpu_nodes"] == pytest.approx(cpu)
     assert row["overhead"] == pytest.approx(share + cpu / F.job_resources(s))
 
@@ -235,3 +237,187 @@ def test_fastrecover_y_over_the_days_load_fails_on_the_slowest_segment_at_one_lo
     assert row["loss_process_s"] == pytest.approx(expected, rel=1e-9)
     middle = jobs[len(jobs) // 2]
     assert not np.mean([one(k, middle) for k in nodes]) == pytest.approx(expected, rel=1e-3)
+
+
+# -- rev20d #6: one assert per mutant the rev20d review's tests let survive -----------------------
+def _per_set(monkeypatch, point, params, kind="single"):
+    """(the point's QoS recovery of ``kind``, the same point's with each failed node set alone):
+    failed_node_draws returns one of the sets the point draws at a time (a decomposition, not a
+    stand-in: every set runs through the point's own code)."""
+    original = F.failed_node_draws
+    whole = point(params, np.random.default_rng(0))[f"recovery_{kind}_s"]
+    seen = []
+
+    def spy(s, k, draws, rng, extra=0):
+        out = original(s, k, draws, rng, extra)
+        if k == kind:
+            seen[:] = out
+        return out
+
+    monkeypatch.setattr(F, "failed_node_draws", spy)
+    point(params, np.random.default_rng(0))
+    each = []
+    for one in list(seen):
+
+        def only(s, k, draws, rng, extra=0, one=one):
+            out = original(s, k, draws, rng, extra)
+            return [one] if k == kind else out
+
+        monkeypatch.setattr(F, "failed_node_draws", only)
+        each.append(point(params, np.random.default_rng(0))[f"recovery_{kind}_s"])
+    monkeypatch.setattr(F, "failed_node_draws", original)
+    return whole, each
+
+
+@pytest.mark.parametrize(
+    ("point", "params"),
+    [
+        (F.ppa_point, {"scenario": "incremental_fig9", "fraction": 0.5}),
+        (F.fastrecover_point, {"scenario": S.TEMPLATE, "ch_max": 0.2}),
+    ],
+    ids=["ppa", "fastrecover"],
+)
+def test_qos_recovery_fails_on_the_mean_over_failed_nodes(monkeypatch, point, params):
+    """Mutants ppa_qos_mean, fr_qos_mean (np.max -> np.mean over the failed node sets): a
+    single-node failure's QoS recovery is the worst node's, and the nodes differ (fig9: sources
+    vs outputs; the template: filter vs window nodes), so the mean would be lower. (incr_qos_mean
+    is equivalent on the shipped scenarios: every node set's QoS recovery is the same there.)"""
+    whole, each = _per_set(monkeypatch, point, {**params, "draws": 4, "cost_reading": ASYNC})
+    assert len(each) > 1 and max(each) > min(each) + 1e-6
+    assert whole == pytest.approx(max(each), rel=1e-12)
+
+
+def test_ppa_correlated_draws_take_the_plans_extra_nodes(monkeypatch):
+    """Mutant ppa_extra_never_fail (ppa_point draws over the job nodes only): a plan whose
+    replicas need extra nodes (fig9 PPA-1.0, replica_domain same) draws its correlated sets with
+    those nodes (replication.extra_nodes), which fail with the job nodes' probability."""
+    from crosspaper import replication
+
+    s = S.load("incremental_fig9")
+    topology, _ = S.to_ppa(s)
+    extra = replication.extra_nodes(s, F._plan(topology, 1.0))
+    assert extra > 0
+    asked = []
+    original = F.failed_node_draws
+
+    def spy(s, kind, draws, rng, extra=0):
+        asked.append((kind, extra))
+        return original(s, kind, draws, rng, extra)
+
+    monkeypatch.setattr(F, "failed_node_draws", spy)
+    F.ppa_point(
+        {"scenario": "incremental_fig9", "fraction": 1.0, "draws": 3}, np.random.default_rng(0)
+    )
+    assert ("correlated", extra) in asked
+
+
+def test_fastrecover_qos_waits_at_the_acquisition_laws_upper_end(tmp_path):
+    """Mutant fr_qos_mean_wait (FastRecover's QoS wait = the law's mean): khaos_iot without its
+    standby node has full nodes, so a single-node failure waits for a new node. Every recovery
+    is judged at the law's upper end: the QoS recovery under uniform 120-360 s equals the one
+    under a fixed 360 s wait (the mean wait, 240 s, would give less), while y differs."""
+    text = (S.SCENARIOS / "khaos_iot.toml").read_text()
+    for old in ("standby_nodes = 1", 'acquisition_law = "uniform"', "acquisition_low_s = 120.0"):
+        assert old in text
+    uniform = tmp_path / "uniform.toml"
+    uniform.write_text(text.replace("standby_nodes = 1", "standby_nodes = 0"))
+    fixed = tmp_path / "fixed.toml"
+    fixed.write_text(
+        uniform.read_text()
+        .replace('acquisition_law = "uniform"', 'acquisition_law = "fixed"')
+        .replace("acquisition_low_s = 120.0", "acquisition_low_s = 360.0")
+    )
+    rows = [
+        F.fastrecover_point(
+            {"scenario": str(path), "ch_max": 0.2, "draws": 3, "cost_reading": ASYNC},
+            np.random.default_rng(0),
+        )
+        for path in (uniform, fixed)
+    ]
+    assert rows[0]["recovery_single_s"] == pytest.approx(rows[1]["recovery_single_s"], rel=1e-12)
+    assert rows[0]["loss_single_s"] < rows[1]["loss_single_s"]  # y takes the law's mean
+
+
+def test_multilevel_process_recovery_is_the_costlier_levels():
+    """Mutant ml_process_worst_min: a process failure under two levels (p1 = 0.5) restarts after
+    either level's restart; every recovery is bounded by the costlier (remote) one: brute force
+    at the QoS load, the worst moment, capacity C (async)."""
+    name = "khaos_ysb"
+    r = raw(name)
+    C, tau = r["checkpoint"]["catch_up_rate"], r["papers"]["khaos"]["drain_tau_s"]
+    T = 30.0
+    row = F.multilevel_point({"scenario": name, "T_s": T, "p1": 0.5, "cost_reading": ASYNC}, None)
+    a = F.qos_load(name)
+    r1, r2 = r["checkpoint"]["local_restart_s"], r["checkpoint"]["remote_restart_s"]
+    assert r2 > r1
+    expected = drained_s(a, C, tau, T - 3.0, r2, dt=0.005)
+    assert row["recovery_process_s"] == pytest.approx(expected, rel=2e-3)
+
+
+def test_baseline_y_under_the_blocking_reading():
+    """Mutants fr_busy_sum_vs_max / blocking capacity: the baseline's y from first principles
+    with the default (blocking) reading, the catch-up at C (1 - c/T)."""
+    r = raw("khaos_ysb")
+    a, C = r["topology"]["input_rate"], r["checkpoint"]["catch_up_rate"]
+    tau, rs, fl = r["papers"]["khaos"]["drain_tau_s"], r["resources"], r["failures"]
+    r2, T, c = r["checkpoint"]["remote_restart_s"], 60.0, r["checkpoint"]["remote_cost_s"]
+    slow = C * (1 - c / T)
+    wait = {"process": 0.0, "single": 0.0}
+    wait["correlated"] = (rs["acquisition_low_s"] + rs["acquisition_high_s"]) / 2
+    per_day = {
+        "process": fl["process_per_day"],
+        "single": fl["single_per_day"],
+        "correlated": fl["correlated_per_day"],
+    }
+    y = sum(per_day[k] / 24 * mean_over_moments(a, slow, tau, T, wait[k] + r2) for k in per_day)
+    row = F.baseline_point(
+        {"scenario": "khaos_ysb", "T_s": T, "baseline": "x", "y_load": MEAN}, None
+    )
+    assert row["unavailability_s_per_h"] == pytest.approx(y, rel=2e-3)
+
+
+def test_fastrecover_catch_up_under_blocking_is_the_busiest_operators():
+    """Mutant fr_busy_sum_vs_max (busy = 0 under blocking): FastRecover's process-failure loss
+    under the blocking reading is its loss at capacity C (1 - max ch_i), larger than async's."""
+    import fastrecover as fr
+
+    name = "khaos_ysb"
+    s = S.load(name)
+    params = {"scenario": name, "ch_max": 1.0, "draws": 3, "y_load": MEAN}
+    blocking = F.fastrecover_point(params, np.random.default_rng(0))
+    async_ = F.fastrecover_point({**params, "cost_reading": ASYNC}, np.random.default_rng(0))
+    assert blocking["loss_process_s"] > async_["loss_process_s"] * (1 + 1e-3)
+    # the brute force of test_fastrecover_y_from_first_principles at C (1 - max ch_i)
+    topo, _, _, z = S.to_fastrecover(s)
+    storage = S.snapshot_storage(s)
+    source_log = float(storage.delta_log(topo.rates[0] * topo.theta[0]))
+    config = fr.optimize_chain(topo, 1.0 + source_log, z, storage).configuration
+    ch = fr.checkpoint_overheads(topo, config, storage)
+    ch[0] -= source_log
+    assert 0 < ch.max() < ch.sum()  # max != sum: the busiest operator, not every one
+
+
+def test_ppa_checkpoint_charge_fails_on_charging_replicated_tasks():
+    """rev20d #11: one PPA checkpoint charge in both notebooks, the passive tasks' share of c/T:
+    PPA-0 (nothing replicated) pays c/T like a single-level checkpoint, a plan replicating every
+    checkpointed task pays none; cross_correlated's normal costs charge the same share."""
+    from crosspaper import replication as P
+
+    for name in ("khaos_ysb", "incremental_fig9"):
+        s = S.load(name)
+        topology, _ = S.to_ppa(s)
+        assert P.passive_share(s, frozenset()) == 1.0
+        c_over_t = s.checkpoint.remote_cost_s / F.remote_interval_s(s)  # rev20e #5
+        for fraction in (0.0, 0.5, 1.0):
+            plan = F._plan(topology, fraction)
+            row = F.ppa_point(
+                {"scenario": name, "fraction": fraction, "draws": 2}, np.random.default_rng(0)
+            )
+            assert row["checkpoint_share"] == pytest.approx(c_over_t * P.passive_share(s, plan))
+    su = cc.setup("incremental_fig9")
+    costs = cc.normal_costs("incremental_fig9").set_index("scheme")["checkpoint_overhead"]
+    c_over_t = su["scenario"].checkpoint.remote_cost_s / su["interval"]
+    assert costs["blocking"] == pytest.approx(c_over_t) == costs["PPA-0"]
+    for scheme, plan in su["plans"].items():
+        share = P.passive_share(su["scenario"], plan)
+        assert costs[scheme] == pytest.approx(c_over_t * share)

@@ -86,11 +86,12 @@ def _draws(k: int, seed: int):
 def _recovered(su, phase: float, wait_s: float) -> float:
     """The shared recovery model after a wait of ``wait_s`` s for a placement (the remote restart
     added, which counts from the failure: detection inside it, rev20c #11; the work since the
-    last checkpoint lost)."""
+    last checkpoint lost), catching up at C (1 - the checkpoints' share) (the blocking reading:
+    incremental, blocking and PPA-0 checkpoint the same tasks)."""
     s = su["scenario"]
     lost = phase * su["interval"]  # every scheme's optimised remote interval
     down = wait_s + s.checkpoint.remote_restart_s
-    return float(recovery.recovery_s(lost, down, su["job"]))
+    return float(recovery.recovery_s(lost, down, cc.catch_up_jobs(SCENARIO)["blocking"]))
 
 
 def test_exactly_once_partitions_go_to_alive_spare_first_then_to_new_nodes_in_arrival_order():
@@ -293,8 +294,95 @@ def test_down_time_fails_on_adding_detection_to_the_restart():
     su, _, _, phase = _draws(2, 0)
     s = su["scenario"]
     full = point(2, 0).query("kind == @cc.SUMMARY").set_index("scheme").loc["blocking", "t_full_s"]
-    lost = phase * su["interval"]
-    assert full == pytest.approx(
-        recovery.recovery_s(lost, s.checkpoint.remote_restart_s, su["job"])
+    lost, job = phase * su["interval"], cc.catch_up_jobs(SCENARIO)["blocking"]
+    assert full == pytest.approx(recovery.recovery_s(lost, s.checkpoint.remote_restart_s, job))
+    assert full < recovery.recovery_s(lost, 1.0 + s.checkpoint.remote_restart_s, job) - 0.5
+
+
+def test_exactly_once_loss_fails_on_collapsing_the_queries_of_an_output_operator():
+    """rev20d #0: the template's sink has 4 partitions, one query each; an exactly-once scheme's
+    loss counts every failed query. Blocking and PPA-0 lose the same exact output on the same
+    draw (every query is fed by the failed tasks through the keyBy, back with the last of them),
+    and incremental's time to full output is the latest of its queries'."""
+    for seed in (0, 3, 5):
+        frame = point(2, seed)
+        summary = frame.query("kind == @cc.SUMMARY").set_index("scheme")
+        assert summary.loc["blocking", "exact_lost_s"] == pytest.approx(
+            summary.loc["PPA-0", "exact_lost_s"], rel=1e-9
+        )
+        queries = frame.query("kind == @cc.QUERY and scheme == 'incremental'")
+        assert queries["query"].is_unique and queries["query"].str.startswith("sink[").all()
+        assert summary.loc["incremental", "t_full_s"] == pytest.approx(queries["recovery_s"].max())
+        assert summary.loc["incremental", "failed_queries"] == len(queries)
+
+
+def test_catch_up_fails_on_ignoring_the_checkpoints_share():
+    """rev20d #1: under the blocking reading (default) a recovery catches up at C (1 - the
+    scheme's checkpoint overhead), as cross_frontier's and cross_interval's; blocked_factor 0
+    (the async reading) at C. The template checkpoints a visible share of the time, so the two
+    differ, and each scheme's capacity follows its own overhead."""
+    su = cc.setup(SCENARIO)
+    costs = cc.normal_costs(SCENARIO).set_index("scheme")["checkpoint_overhead"]
+    blocking, async_ = cc.catch_up_jobs(SCENARIO), cc.catch_up_jobs(SCENARIO, 0.0)
+    for scheme in cc.SCHEMES:
+        assert async_[scheme].capacity == su["job"].capacity
+        assert blocking[scheme].capacity == pytest.approx(su["job"].capacity * (1 - costs[scheme]))
+    assert costs["blocking"] > 0
+    slow = point(2, 0).query("kind == @cc.SUMMARY").set_index("scheme")
+    params = {
+        "scenario": SCENARIO,
+        "k": 2,
+        "delay_factor": 1.0,
+        "horizon_s": 900.0,
+        "step_s": 10.0,
+        "engine": False,
+        "engine_rate": 1.0,
+        "blocked_factor": 0.0,
+    }
+    fast = pd.DataFrame(cc.correlated_point(params, np.random.default_rng(0)))
+    fast = fast.query("kind == @cc.SUMMARY").set_index("scheme")
+    for scheme in ("incremental", "blocking", "multilevel", "PPA-0"):  # PPA-0.5/1.0: replicas
+        assert slow.loc[scheme, "t_full_s"] > fast.loc[scheme, "t_full_s"]
+
+
+def test_worst_full_bounds_every_drawn_recovery():
+    """rev20e #2: one level law for multilevel in the package (cross_frontier's deterministic
+    pattern: a remote checkpoint every m = ceil(1/p2) intervals T*, a failure G - 1 whole
+    intervals after the last one, G uniform on 1..m), so the worst pass (G = m) bounds every
+    drawn recovery where the optimum has p1 > 0 (the geometric draw of G, unbounded, did not:
+    35% of the draws above it). The template with frequent process failures and cheap local
+    checkpoints (the review's scenario: p1 > 0), k = 4, 40 draws."""
+    s = S.with_values(
+        S.load(S.TEMPLATE),
+        {
+            "failures.process_per_day": 2000.0,
+            "checkpoint.local_cost_s": 0.3,
+            "checkpoint.local_restart_s": 2.0,
+        },
     )
-    assert full < recovery.recovery_s(lost, 1.0 + s.checkpoint.remote_restart_s, su["job"]) - 0.5
+    assert cc.setup(s)["multilevel"].p[0] > 0.5
+    worst = cc.worst_full_s(s, 4, 1.0)
+    params = {"scenario": s, "k": 4, "delay_factor": 1.0, "horizon_s": 600.0, "step_s": 200.0}
+    params |= {"engine": False, "engine_rate": 1.0}
+    for seed in range(40):
+        for r in cc.correlated_point(params, np.random.default_rng(seed)):
+            if r["kind"] == cc.SUMMARY:
+                assert r["t_full_s"] <= worst[r["scheme"]] + 1e-9, (seed, r["scheme"])
+
+
+def test_worst_full_s_fails_on_the_drawn_wait():
+    """rev20e #3, #4: the worst recovery by hand. Template, k = 8 of its 10 candidate nodes
+    (failed tasks need new nodes), blocking at its optimum T: every node at the acquisition
+    law's upper end, down that wait + remote_restart_s, lost T - INJECT_BEFORE_S (Khaos's worst
+    moment, recovery.lost_work(T, "worst")), catching up at the QoS load with C (1 - c/T). A
+    worst pass at a drawn or mean wait, or losing half the interval, gives less."""
+    s, su = S.load(S.TEMPLATE), cc.setup(S.TEMPLATE)
+    job = cc.catch_up_jobs(S.TEMPLATE, 1.0, "qos")["blocking"]
+    wait = recovery.acquisition_upper_s(s) + s.checkpoint.remote_restart_s
+    lost = su["interval"] - recovery.INJECT_BEFORE_S
+    got = cc.worst_full_s(S.TEMPLATE, 8, 1.0)["blocking"]
+    assert got == pytest.approx(float(recovery.recovery_s(lost, wait, job)), rel=1e-9)
+    mean_wait = (s.resources.acquisition_low_s + s.resources.acquisition_high_s) / 2
+    shorter = recovery.recovery_s(lost, mean_wait + s.checkpoint.remote_restart_s, job)
+    half = recovery.recovery_s(su["interval"] / 2, wait, job)
+    assert got > max(shorter, half) + 1.0

@@ -209,8 +209,9 @@ def test_fastrecover_fails_on_a_cheaper_charge(name):
 
 def test_feasible_fails_on_checkpoints_that_leave_no_time_to_process():
     """rev20b HIGH 2 and rev20c #3: a checkpoint costing c >= T leaves no time to process under
-    every scheme (multilevel's U = 0): khaos, the baselines, PPA and incremental at c/T = 5
-    (cost x10) and FastRecover where an operator's ch_i >= 1 are infeasible. Under the default
+    every scheme (multilevel's U = 0): khaos and the baselines at c/T = 5 (cost x10) and
+    FastRecover where an operator's ch_i >= 1 are infeasible (PPA and incremental sit at the
+    remote-only optimum, rev20e #5, whose T exceeds c: they never reach c/T >= 1). Under the default
     blocking reading (c = processing time lost per checkpoint, the template's definition) the
     job also needs C (1 - c/T) > a, c/T < 1 - a/C: the old test asserted YSB at CI = 51 s with
     c = 50 s feasible (98% busy while the input needs 56% of C); it is feasible only under the
@@ -219,13 +220,10 @@ def test_feasible_fails_on_checkpoints_that_leave_no_time_to_process():
     ysb = {"scenario": "khaos_ysb", "cost_factor": 10.0}  # c = 50 s
     fig9 = {"scenario": "incremental_fig9"}
     c9 = S.load("incremental_fig9").checkpoint
-    blocked = 1.01 * c9.interval_s / c9.remote_cost_s  # c/T = 1.01 at the scenario's T
     for point, params in (
         (F.khaos_point, {**ysb, "ci_s": 10, "replay": False}),
         (F.baseline_point, {**ysb, "T_s": 10.0, "baseline": "x"}),
         (F.multilevel_point, {**ysb, "T_s": 10.0, "p1": 0.0}),
-        (F.ppa_point, {**fig9, "fraction": 0.0, "draws": 2, "cost_factor": blocked}),
-        (F.incremental_point, {**fig9, "extra_standby": 0, "draws": 2, "cost_factor": blocked}),
         (F.fastrecover_point, {"scenario": "khaos_ysb", "ch_max": 2.0, "draws": 2}),
     ):
         for reading in F.COST_READINGS:
@@ -335,7 +333,7 @@ def test_incremental_more_standby_never_loses_more():
     s = S.load("incremental_fig9")
     # 8 standby nodes for 8 failed ones: every query back one recovery after the failure.
     at_once = R.expected_recovery_s(
-        s.checkpoint.interval_s, s.checkpoint.remote_restart_s, R.job_of(s)
+        F.remote_interval_s(s), s.checkpoint.remote_restart_s, R.job_of(s)
     )
     assert rows[-1]["loss_correlated_s"] <= at_once + 1e-9
     assert rows[-1]["own_unrecovered_queries"] == 0
@@ -475,11 +473,14 @@ def test_cheapest_qos_fails_on_row_order():
     assert F._cheapest(rows)["approach"] == "fastrecover"
 
 
+@pytest.mark.parametrize("reading", F.COST_READINGS)
 @pytest.mark.parametrize("name", ["khaos_ysb", "khaos_iot"])
-def test_frontier_qos_agrees_with_cross_interval(name):
+def test_qos_interval_agrees_across_notebooks(name, reading):
     """rev20 HIGH 1: the frontier judged the limit at the mean load and the expected moment
     (YSB allowed 141 s where cross_interval allows 50 s). Now at the day's peak 300-s mean and
-    the worst moment: the searched interval is cross_interval's, and the grid's marks follow it."""
+    the worst moment: the searched interval is cross_interval's, and the grid's marks follow it.
+    rev20d #1: under BOTH readings of the checkpoint cost (cross_interval read it async only, so
+    the notebooks gave 50 s and none for one job)."""
     from crosspaper import interval
     from khaos.simulate import workload_of
 
@@ -488,14 +489,39 @@ def test_frontier_qos_agrees_with_cross_interval(name):
     day = workload_of(str(S.DATA / "khaos"), setup.experiment)
     peak = float(day.rolling(300).mean().max())
     assert F.qos_load(name) == pytest.approx(peak)
-    allowed = interval.qos_interval(peak, setup.sim, s.qos.recovery_s, "worst")
-    assert np.isfinite(allowed)
-    assert F.qos_interval({"cost_reading": "async", "scenario": name}) == allowed
-    for T, meets in ((allowed, True), (allowed + 1, False), (F.PRODUCTION_INTERVAL_S, None)):
-        row = F.baseline_point(
-            {"cost_reading": "async", "scenario": name, "T_s": float(T), "baseline": "x"}, None
-        )
-        assert row["meets_qos_single"] == (T <= allowed if meets is None else meets)
+    cost = interval.blocked_s(s, reading)
+    allowed = interval.qos_interval(peak, setup.sim, s.qos.recovery_s, "worst", cost)
+    assert F.qos_interval({"cost_reading": reading, "scenario": name}) == pytest.approx(
+        allowed, nan_ok=True
+    )
+    job = interval.Job(s, S.DATA / "khaos", cost_reading=reading)
+    assert interval.headline(s, job.qos_sim, job.peak, reading)["qos_interval_worst_s"] == (
+        pytest.approx(allowed, nan_ok=True)
+    )
+    if reading == "async":
+        assert np.isfinite(allowed)
+        for T, meets in ((allowed, True), (allowed + 1, False), (F.PRODUCTION_INTERVAL_S, None)):
+            row = F.baseline_point(
+                {"cost_reading": "async", "scenario": name, "T_s": float(T), "baseline": "x"},
+                None,
+            )
+            assert row["meets_qos_single"] == (T <= allowed if meets is None else meets)
+
+
+def test_qos_interval_fails_on_async_capacity_under_blocking():
+    """rev20d #1/#6 (mutant blocking_ignored_in_qos_interval): under the blocking reading the
+    catch-up runs at C (1 - c/T), and on YSB no interval meets 240 s at the peak; at capacity C
+    (the async reading) 50 s does. Both notebooks agree on both."""
+    from crosspaper import interval
+
+    assert math.isnan(F.qos_interval({"scenario": "khaos_ysb"}))
+    assert F.qos_interval({"cost_reading": "async", "scenario": "khaos_ysb"}) == 50.0
+    job = interval.Job(S.load("khaos_ysb"), S.DATA / "khaos")
+    assert job.cost_reading == "blocking"
+    head = interval.headline(job.scenario, job.qos_sim, job.peak, job.cost_reading)
+    assert math.isnan(head["qos_interval_worst_s"]) and head["status"] == "infeasible"
+    sens = interval.sensitivity(job).set_index("knob")
+    assert sens.loc["checkpoint cost reading", "qos_interval_worst_s"] == 50.0
 
 
 def test_qos_mark_fails_on_the_mean_load():
@@ -714,7 +740,7 @@ def test_every_scheme_waits_the_same_for_the_same_failure(tmp_path):
         ('acquisition_law = "uniform"', 'acquisition_law = "fixed"'),
     )
     s = S.load(path)
-    T = s.checkpoint.interval_s
+    T = F.remote_interval_s(s)  # PPA's and incremental's interval (rev20e #5)
     rng = np.random.default_rng
     rows = [
         F.baseline_point(
@@ -760,7 +786,7 @@ def test_frontier_and_cross_interval_find_the_same_qos_interval(tmp_path, name, 
     path = _edited(tmp_path, name, *edits)
     s = S.load(path)
     job = I.Job(s, S.DATA / "khaos")
-    found = I.headline(s, job.qos_sim, job.peak)["qos_interval_worst_s"]
+    found = I.headline(s, job.qos_sim, job.peak, "async")["qos_interval_worst_s"]
     frontier = F.qos_interval({"cost_reading": "async", "scenario": path})
     np.testing.assert_equal([found, frontier], [expected, expected])
 
@@ -773,7 +799,7 @@ def test_front_fails_on_tentative_credit(tmp_path):
     path = _edited(
         tmp_path, "khaos_ysb", ('acquisition_law = "uniform"', 'acquisition_law = "fixed"')
     )
-    T = S.load(path).checkpoint.interval_s
+    T = F.remote_interval_s(S.load(path))  # PPA's interval (rev20e #5)
     ppa = F.ppa_point({"scenario": path, "fraction": 0.0, "draws": 3}, np.random.default_rng(0))
     base = F.baseline_point({"scenario": path, "T_s": T, "baseline": "x"}, None)
     assert ppa["unavailability_s_per_h"] == pytest.approx(base["unavailability_s_per_h"])
@@ -873,7 +899,7 @@ def test_meets_qos_fails_on_judging_the_mean():
     rng = np.random.default_rng
     ppa = F.ppa_point({**params, "fraction": 0.0, "draws": 2}, rng(0))
     incr = F.incremental_point({**params, "extra_standby": 0, "draws": 2}, rng(0))
-    at_own = R.expected_recovery_s(s.checkpoint.interval_s, 360.0 + r2, qjob, "worst")
+    at_own = R.expected_recovery_s(F.remote_interval_s(s), 360.0 + r2, qjob, "worst")
     for row in (ppa, incr):  # the worst failed node (at their own interval), not the mean
         assert row["recovery_single_s"] >= at_own - 1e-6 > s.qos.recovery_s
         assert not row["meets_qos_single"]
@@ -968,3 +994,68 @@ def test_mean_recovery_over_jobs_is_the_mean_of_each_jobs_recovery():
                     assert got == pytest.approx(np.mean(each), rel=1e-9)
     slow = R.Job(input_rate=100.0, capacity=100.0 + 1e-9)
     assert R.mean_recovery_s(60.0, 0.0, [*jobs, replace(slow, capacity=99.0)]) == math.inf
+
+
+def test_ppa_correlated_qos_fails_on_drawn_node_sets():
+    """rev20e #1: PPA's correlated QoS recovery is the worst over EVERY k-node set (and both
+    fates of the replicas' extra nodes), not over ``draws`` random sets: on khaos_iot two drawn
+    sets gave 400.3 s or 2,604.7 s by the seed; now every seed and draw count gives the worst,
+    which is at least every drawn set's (PPA-1.0 with 20 draws by the old rule)."""
+    got = {
+        F.ppa_point(
+            {"scenario": "khaos_iot", "fraction": 1.0, "draws": draws},
+            np.random.default_rng(seed),
+        )["recovery_correlated_s"]
+        for seed in range(4)
+        for draws in (2, 20)
+    }
+    assert len(got) == 1
+    s = S.load("khaos_iot")
+    assert got.pop() > s.qos.recovery_s
+
+
+def test_ppa_interval_fails_on_the_configured_interval():
+    """rev20e #5: PPA and incremental sit at one interval rule in cross_frontier and
+    cross_correlated (the remote-only optimum, frontier.remote_interval_s), not the scenario's
+    configured interval (60 s on the template against its optimum of about 150 s): PPA-0's
+    checkpoint share is the same in both notebooks, and so is incremental's."""
+    from crosspaper import correlated as cc
+
+    costs = cc.normal_costs(S.TEMPLATE).set_index("scheme")["checkpoint_overhead"]
+    s = S.load(S.TEMPLATE)
+    assert F.remote_interval_s(s) == cc.setup(S.TEMPLATE)["interval"] != s.checkpoint.interval_s
+    rng = np.random.default_rng(0)
+    ppa0 = F.ppa_point({"scenario": S.TEMPLATE, "fraction": 0.0, "draws": 2}, rng)
+    assert ppa0["checkpoint_share"] == pytest.approx(costs["PPA-0"], rel=1e-12)
+    incr = F.incremental_point({"scenario": S.TEMPLATE, "extra_standby": 0, "draws": 2}, rng)
+    assert incr["checkpoint_share"] == pytest.approx(costs["incremental"], rel=1e-12)
+
+
+def test_feasibility_fails_on_a_point_behind_at_the_days_peak():
+    """x20i's find: y's 32 quadrature levels of the day's 300-s loads top out below the day's
+    peak 300-s mean, so a point whose catch-up capacity C (1 - c/T) lies between them passed as
+    feasible although it falls behind at the peak. khaos_iot at T = 30 s (blocking reading):
+    every quadrature level drains, the peak (qos_load at quantile 1) does not: infeasible."""
+    s = S.load("khaos_iot")
+    c, T = s.checkpoint, 30.0
+    capacity = c.catch_up_rate * (1 - c.remote_cost_s / T)
+    assert max(F.day_loads("khaos_iot")) < capacity < F.qos_load("khaos_iot", 1.0)
+    params = {"scenario": "khaos_iot", "baseline": "T", "T_s": T}
+    assert not F.baseline_point(params, np.random.default_rng(0))["feasible"]
+    assert F.baseline_point({**params, "T_s": 60.0}, np.random.default_rng(0))["feasible"]
+
+
+def test_incremental_correlated_qos_fails_on_drawn_node_sets():
+    """rev20e #1 for incremental: its correlated QoS recovery is the latest placement over EVERY
+    k-node set (_incremental_worst_placed), the same whatever the seed and draw count."""
+    params = {"scenario": "khaos_iot", "extra_standby": 0}
+    got = {
+        F.incremental_point({**params, "draws": draws}, np.random.default_rng(seed))[
+            "recovery_correlated_s"
+        ]
+        for seed in range(3)
+        for draws in (1, 10)
+    }
+    assert len(got) == 1
+    s = S.load("khaos_iot")
+    assert got.pop() > s.qos.recovery_s

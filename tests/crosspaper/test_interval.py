@@ -224,30 +224,37 @@ def ysb():
 def test_headline_statuses(ysb):
     s, sim = ysb
     peak = 91_420.0
-    as_given = I.headline(s, sim, peak)
+    as_given = I.headline(s, sim, peak, "async")
     assert as_given["status"] == "QoS binds"
     assert as_given["cost_optimal_s"] == as_given["qos_interval_worst_s"]
     assert as_given["utilization_optimal_s"] == pytest.approx(optimal(to_multilevel(s, 1)).T)
-    light = I.headline(s, sim, 20_000.0)  # far below capacity the optimum meets the limit
+    light = I.headline(s, sim, 20_000.0, "async")  # far below capacity the optimum meets the limit
     assert light["status"] == "optimum meets QoS"
     assert light["cost_optimal_s"] == light["utilization_optimal_s"]
     s2, sim2 = I.with_acquisition(s, sim, 360.0)  # no standby: the wait alone breaks the limit
-    waiting = I.headline(s2, sim2, peak)
+    waiting = I.headline(s2, sim2, peak, "async")
     assert waiting["status"] == "infeasible" and math.isnan(waiting["cost_optimal_s"])
+    # the blocking reading (the default): the catch-up at C (1 - c/T) leaves no interval
+    # within 240 s at YSB's peak (rev20d #1)
+    blocking = I.headline(s, sim, peak)
+    assert blocking["cost_reading"] == "blocking" and blocking["status"] == "infeasible"
 
 
 def test_knobs_move_what_they_should(ysb):
     s, sim = ysb
     peak = 91_420.0
-    base = I.headline(s, sim, peak)
-    more = I.headline(I.with_rate(s, 10.0), sim, peak)
+    base = I.headline(s, sim, peak, "async")
+    more = I.headline(I.with_rate(s, 10.0), sim, peak, "async")
     assert more["qos_interval_worst_s"] == base["qos_interval_worst_s"]  # rate-free constraint
     assert more["utilization_optimal_s"] < base["utilization_optimal_s"] / 2
-    bigger = I.headline(*I.with_headroom(s, sim, 1.3), peak)
+    bigger = I.headline(*I.with_headroom(s, sim, 1.3), peak, "async")
     assert bigger["qos_interval_worst_s"] > base["qos_interval_worst_s"]
-    cheap = I.headline(*I.with_cost(s, sim, 0.5), peak)
+    cheap = I.headline(*I.with_cost(s, sim, 0.5), peak, "async")
     assert cheap["utilization_optimal_s"] < base["utilization_optimal_s"]
-    assert cheap["qos_interval_worst_s"] == base["qos_interval_worst_s"]
+    assert cheap["qos_interval_worst_s"] == base["qos_interval_worst_s"]  # async: c is latency
+    # blocking: a cheaper checkpoint leaves more capacity to catch up, a longer allowed interval
+    blocked = I.headline(*I.with_cost(s, sim, 0.5), peak)
+    assert blocked["qos_interval_worst_s"] > 0
     for bad in (lambda: I.with_rate(s, 0.0), lambda: I.with_headroom(s, sim, 0.0)):
         with pytest.raises(ValueError, match="must be"):
             bad()
@@ -257,7 +264,7 @@ def test_decision_map_covers_the_grid_and_marks_infeasible(ysb):
     s, sim = ysb
 
     class FakeJob:  # a Job's fields without loading the day
-        scenario, peak = s, 91_420.0
+        scenario, peak, cost_reading = s, 91_420.0, "async"
 
     FakeJob.sim = FakeJob.qos_sim = sim
     table = I.decision_map(FakeJob, [0.1, 1.0, 10.0], [0.4, 1.0, 1.3])
@@ -334,7 +341,7 @@ def test_span_names_the_infeasible_cases():
 
 def finding_inputs(allowed: float, status: str):
     class FakeJob:
-        sim = SIM
+        sim, cost_reading = SIM, "blocking"
 
     d = pd.DataFrame(
         [
@@ -348,6 +355,7 @@ def finding_inputs(allowed: float, status: str):
                 "U_at_qos_interval": np.nan if np.isnan(allowed) else 0.9,
                 "U_at_optimum": 0.96,
                 "status": status,
+                "qos_interval_async_worst_s": 50.0,
             }
         ]
     )
@@ -374,14 +382,18 @@ def test_finding_is_written_from_the_tables():
         and "(2162 s with every failure at the median moment" in text
     )
     assert (
-        "allows at the peak load is 50 s (100 s at the median moment)" in text
+        "allows at the peak load is 50 s (100 s at the median moment; checkpoint cost read as "
+        "blocking: 50 s read the other way, the same)"
+        in text
         and "They disagree" in text
     )
     assert f"costs {SIM.checkpoint_ms * 5 / 50:.0f} ms of added latency" in text
     assert "never reconfigured on a (stayed at 10 s)" in text
     infeasible = I.finding(*finding_inputs(np.nan, "infeasible"))
     assert (
-        "peak load is none (none at the median moment)" in infeasible
+        "peak load is none (none at the median moment; checkpoint cost read as blocking: 50 s "
+        "read the other way, so the QoS headline **depends** on the reading)"
+        in infeasible
         and "costs nothing (no interval" in infeasible
     )
     meets = I.finding(*finding_inputs(600.0, "optimum meets QoS"))
@@ -447,3 +459,42 @@ def test_sweep_points_do_not_carry_the_checkouts_location():
     assert I.workload(job.source).equals(job.workload)
     outside = I._data_relative("/tmp/elsewhere")  # a folder outside data/ stays absolute
     assert outside == str(Path("/tmp/elsewhere").resolve())
+
+
+def test_scenario_finding_fails_on_a_reading_it_does_not_state():
+    """rev20d #1, #9: the scenario's finding names the QoS interval under the other reading of
+    the checkpoint cost and says 'depends' where it differs; waits that all leave no interval
+    are named once."""
+
+    class FakeJob:
+        scenario, cost_reading = load("khaos_ysb"), "blocking"
+
+    row = pd.Series(
+        {
+            "utilization_optimal_s": 144.0,
+            "U_at_optimum": 0.92,
+            "peak_arrivals": 91_420.0,
+            "capacity": 123_000.0,
+            "recovery_at_optimum_worst_s": 554.0,
+            "recovery_at_optimum_mid_s": 340.0,
+            "qos_interval_worst_s": np.nan,
+            "qos_interval_mid_s": np.nan,
+            "qos_interval_replayed_grid_worst_s": 30.0,
+            "qos_interval_replayed_grid_mid_s": 60.0,
+            "qos_interval_async_worst_s": 50.0,
+        }
+    )
+    curve = pd.DataFrame({"ci": [30, 60], "avg_latency_ms": [600.0, 584.0]})
+    sens = pd.DataFrame(
+        {
+            "knob": ["as given", "node acquisition", "node acquisition"],
+            "value": ["", "+120 s", "+360 s"],
+            "qos_interval_worst_s": [np.nan, np.nan, np.nan],
+            "utilization_optimal_s": [144.0, 144.0, 144.0],
+        }
+    )
+    text = I.scenario_finding(FakeJob, row, curve, sens)
+    assert "read as async it is 50 s: the QoS interval **depends** on the reading" in text
+    assert "Waiting for a node (+120 s, +360 s) leaves no feasible interval." in text
+    row["qos_interval_worst_s"] = 50.0
+    assert "read as async it is 50 s, the same." in I.scenario_finding(FakeJob, row, curve, sens)
