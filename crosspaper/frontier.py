@@ -537,24 +537,28 @@ MAX_INTERVAL_S = 3600  # the longest interval searched for the QoS (s; interval.
 def qos_interval(params: dict) -> float:
     """The longest whole-second single-level interval (1..MAX_INTERVAL_S) whose process and
     single-node recoveries (qos_job's load, worst moment: the ``meets_qos_single`` rule) stay
-    within the scenario's qos.recovery_s, found by bisection (the recovery rises with T); NaN
-    where none does. On a scenario with a measured day and a standby node this is
-    cross_interval's qos_interval at the day's peak (the same load, moment and recovery)."""
+    within the scenario's qos.recovery_s; NaN where none does. Every interval at once, in one
+    array per failure kind: _single_level's QoS recovery of a single-level checkpoint (worst
+    moment, keep 1) is recovery_s of the lost work max(T - INJECT_BEFORE_S, 0) at the catch-up
+    capacity of T (catch_up, per element). On a scenario with a measured day and a standby node
+    this is cross_interval's qos_interval at the day's peak (the same load, moment and
+    recovery)."""
     s, _ = scenario_of(params)
     job, standby, limit = qos_job(params, s), s.resources.standby_nodes, s.qos.recovery_s
     kinds = [k for k, v in per_hour(s).items() if v > 0 and k != "correlated"]
     reading, c = cost_reading(params), s.checkpoint.remote_cost_s
-
-    def meets(T: int) -> bool:
-        busy = c / T
-        if not progresses(busy):
-            return False
-        rec = _single_level(s, float(T), "qos", standby, (catch_up(job, busy, reading),))
-        return all(rec[k] <= limit for k in kinds)
-
     # the longest T meeting it, scanned down: under the blocking reading short intervals catch
     # up slower too, so the recovery is not monotone in T (bisection would not do)
-    return next((float(T) for T in range(MAX_INTERVAL_S, 0, -1) if meets(T)), math.nan)
+    T = np.arange(MAX_INTERVAL_S, 0, -1, dtype=float)
+    busy = c / T
+    meets = progresses(busy)
+    capacity = job.capacity * np.maximum(1.0 - busy, 1e-12) if reading == "blocking" else None
+    lost = np.maximum(T - R.INJECT_BEFORE_S, 0.0)  # R.lost_work's worst moment
+    for k in kinds:
+        down = worst_wait_s(s, k, standby) + s.checkpoint.remote_restart_s
+        meets &= R.recovery_s(lost, down, job, capacity) <= limit
+    first = np.flatnonzero(meets)
+    return float(T[first[0]]) if first.size else math.nan
 
 
 def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
