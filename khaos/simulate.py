@@ -227,18 +227,24 @@ def _observe(thr, lag, lat, a, p: SimParams, rng):
 def drain_time(a, ci, params: SimParams = DEFAULT_SIM) -> np.ndarray:
     """Closed form of the simulator at constant arrivals ``a``: seconds from a worst-case failure
     until the backlog is back within 5% of its peak a * (CI - inject_before_s + restart_s)."""
-    a, ci = np.asarray(a, dtype=float), np.asarray(ci, dtype=float)
     p = params
-    peak = a * (ci - p.inject_before_s + p.restart_s)
+    return _drain_time(a, ci, p.capacity, p.drain_tau_s, p.restart_s, p.inject_before_s)
+
+
+def _drain_time(a, ci, capacity, tau, restart_s, inject_before_s) -> np.ndarray:
+    """:func:`drain_time` with capacity and drain constant as arrays that broadcast against
+    ``a`` (the calibration's grid in one evaluation)."""
+    a, ci = np.asarray(a, dtype=float), np.asarray(ci, dtype=float)
+    peak = a * (ci - inject_before_s + restart_s)
     target = DRAIN_FRACTION * peak
-    spare = np.maximum(p.capacity - a, 1e-9)
-    knee = p.drain_tau_s * spare  # below this backlog the drain is exponential
+    spare = np.maximum(capacity - a, 1e-9)
+    knee = tau * spare  # below this backlog the drain is exponential
     linear = np.maximum(peak - knee, 0) / spare
     start = np.minimum(peak, knee)
     with np.errstate(divide="ignore", invalid="ignore"):
-        exponential = np.where(target < start, p.drain_tau_s * np.log(start / target), 0.0)
+        exponential = np.where(target < start, tau * np.log(start / target), 0.0)
         linear = np.where(target < start, linear, (peak - target) / spare)
-    return p.restart_s + linear + exponential
+    return restart_s + linear + exponential
 
 
 # -- calibration --
@@ -311,16 +317,20 @@ def calibrate(runs: dict[str, pd.DataFrame], min_rate: float = 2000.0):
     lag_scale = jump.slope
     restart_s = max(jump.intercept / jump.slope + DEFAULT_SIM.inject_before_s, 1.0)
     base = replace(DEFAULT_SIM, lag_scale=lag_scale, restart_s=restart_s)
-    # Capacity and drain constant: least squares on log drain times over a grid.
-    best = None
-    for capacity in np.arange(25000.0, 50001.0, 500.0):
-        for tau in np.arange(5.0, 121.0, 1.0):
-            trial = replace(base, capacity=capacity, drain_tau_s=tau)
-            model = drain_time(measured["a"], measured["ci"], trial)
-            error = float(np.mean((np.log(model) - np.log(measured["drain_s"])) ** 2))
-            if best is None or error < best[0]:
-                best = (error, capacity, tau)
-    _, capacity, tau = best
+    # Capacity and drain constant: least squares on log drain times over a grid, evaluated at
+    # once (capacity x tau x failure); the first best point in capacity-then-tau order.
+    capacities, taus = np.arange(25000.0, 50001.0, 500.0), np.arange(5.0, 121.0, 1.0)
+    model = _drain_time(
+        measured["a"].to_numpy(),
+        measured["ci"].to_numpy(),
+        capacities[:, None, None],
+        taus[None, :, None],
+        base.restart_s,
+        base.inject_before_s,
+    )
+    errors = np.mean((np.log(model) - np.log(measured["drain_s"].to_numpy())) ** 2, axis=-1)
+    best = np.unravel_index(np.argmin(np.where(np.isnan(errors), np.inf, errors)), errors.shape)
+    capacity, tau = capacities[best[0]], taus[best[1]]
     base = replace(base, capacity=float(capacity), drain_tau_s=float(tau))
     khaos = events["Khaos"]
     restarts = khaos[khaos["kind"] == "restart"]

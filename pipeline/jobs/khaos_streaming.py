@@ -249,30 +249,31 @@ class _Worker:
     """A query process in its own session (process group): Python, its JVM and the JVM's Python
     workers. It starts Spark (and warms up if asked), then runs queries one after the other.
 
-    Protocol through files in ``<folder>/control``: the process touches ``ready`` once Spark is
-    up; for each job the parent writes ``job-<name>.json``, the process starts the query and
-    touches ``started-<name>``; on ``stop-<name>`` it processes what is available, stops the query
-    and touches ``stopped-<name>``; it exits on ``exit``. It kills its own group when its parent
-    dies or after ``lifetime_s``, so a killed notebook or test leaves no JVM behind.
+    Protocol through files in ``<folder>/control``: the process starts Spark, then waits for
+    ``config.json`` (:meth:`configure`: the warm-up and the lifetime), so that it can be
+    launched before the grid's parameters are known (:func:`launch`); it touches ``ready`` once
+    Spark is up and warm; for each job the parent writes ``job-<name>.json``, the process starts
+    the query and touches ``started-<name>``; on ``stop-<name>`` it processes what is available,
+    stops the query and touches ``stopped-<name>``; it exits on ``exit``. It kills its own group
+    when its parent dies or after ``lifetime_s``, so a killed notebook or test leaves no JVM
+    behind.
 
     The process is never reaped before :meth:`kill` (liveness is read with ``WNOWAIT``): its id
     stays the group's id until then, so the group kill cannot reach a process of someone else."""
 
-    def __init__(self, root: Path, index: int, params: StreamParams, warmup: bool, lifetime_s):
+    def __init__(self, root: Path, index: int, master: str, driver_memory: str, lifetime_s):
         self.folder = root / f"worker-{index}"
         self.control = self.folder / "control"
+        self.master, self.driver_memory = master, driver_memory
         tmp = self.folder / "tmp"
         for sub in (self.control, tmp, self.folder / "warmup"):
             sub.mkdir(parents=True)
-        generate_second(params, 0).to_csv(
-            self.folder / "warmup" / "part.csv", header=False, index=False
-        )
         self.log_file = self.folder / "query.log"
         env = dict(os.environ)
         env.update(
             TMPDIR=str(tmp),
             SPARK_LOCAL_DIRS=str(tmp),
-            REPRO_DRIVER_MEMORY=params.driver_memory,
+            REPRO_DRIVER_MEMORY=driver_memory,
             REPRO_SPARK_UI="0",
             JAVA_TOOL_OPTIONS=f"{JAVA_OPTIONS} -Djava.io.tmpdir={tmp}",
         )
@@ -281,11 +282,7 @@ class _Worker:
             "--folder", str(self.folder),
             "--parent", str(os.getpid()),
             "--lifetime-s", repr(float(lifetime_s)),
-            "--master", params.master,
-            "--max-files", str(params.max_files_per_trigger),
-            "--window-s", str(params.window_s),
-            "--watermark-s", str(params.watermark_s),
-            "--warmup", str(int(warmup)),
+            "--master", master,
         ]  # fmt: skip
         with open(self.log_file, "w") as out:
             self.proc = subprocess.Popen(
@@ -293,6 +290,23 @@ class _Worker:
                 start_new_session=True,
             )  # fmt: skip
         self.killed = False
+
+    def configure(self, params: StreamParams, warmup: bool, lifetime_s: float) -> None:
+        """Warm up (if asked) on second 0 of ``params``'s workload with its plan options; the
+        process's lifetime (its watchdog) becomes ``lifetime_s`` from now."""
+        generate_second(params, 0).to_csv(
+            self.folder / "warmup" / "part.csv", header=False, index=False
+        )
+        config = {
+            "warmup": bool(warmup),
+            "max_files": params.max_files_per_trigger,
+            "window_s": params.window_s,
+            "watermark_s": params.watermark_s,
+            "lifetime_s": float(lifetime_s),
+        }
+        tmp = self.control / ".config.json"
+        tmp.write_text(json.dumps(config))
+        os.replace(tmp, self.control / "config.json")
 
     def exit_status(self) -> int | None:
         """None while the process runs; its exit status (without reaping it) once it has ended."""
@@ -347,9 +361,10 @@ class _Worker:
         self.killed = True
 
 
-def _watchdog(parent: int, deadline: float) -> None:
-    """Kill this process's group once the parent is gone or the deadline has passed."""
-    while os.getppid() == parent and time.time() < deadline:
+def _watchdog(parent: int, deadline: list) -> None:
+    """Kill this process's group once the parent is gone or the deadline (``deadline[0]``, which
+    the configuration moves) has passed."""
+    while os.getppid() == parent and time.time() < deadline[0]:
         time.sleep(WATCHDOG_S)
     os.killpg(0, signal.SIGKILL)
 
@@ -359,13 +374,11 @@ def _query_main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, kind in [
         ("folder", str), ("parent", int), ("lifetime-s", float), ("master", str),
-        ("max-files", int), ("window-s", int), ("watermark-s", int), ("warmup", int),
     ]:  # fmt: skip
         parser.add_argument(f"--{name}", type=kind, required=True)
     args = parser.parse_args(argv)
-    threading.Thread(
-        target=_watchdog, args=(args.parent, time.time() + args.lifetime_s), daemon=True
-    ).start()
+    deadline = [time.time() + args.lifetime_s]
+    threading.Thread(target=_watchdog, args=(args.parent, deadline), daemon=True).start()
     folder = Path(args.folder)
     control = folder / "control"
 
@@ -391,13 +404,20 @@ def _query_main(argv=None) -> None:
             .select(F.col("window.start").cast("long").alias("window_start"), "key", "count")
         )
 
-    if args.warmup:
+    config_file = control / "config.json"
+    while not config_file.exists():
+        time.sleep(POLL_S)
+    config = json.loads(config_file.read_text())
+    deadline[0] = time.time() + config["lifetime_s"]
+    if config["warmup"]:
         # The first batch of a fresh JVM compiles and loads for many seconds on a busy machine:
         # run the same plan once over the warm-up input, so that a query started later (a
         # restart on a running cluster) runs at its steady pace from its first batch.
         spark.conf.set("spark.sql.shuffle.partitions", "1")
         warmup = (
-            window_counts(folder / "warmup", args.max_files, args.window_s, args.watermark_s)
+            window_counts(
+                folder / "warmup", config["max_files"], config["window_s"], config["watermark_s"]
+            )
             .writeStream.outputMode("update")
             .foreachBatch(lambda batch, _: batch.collect())
             .option("checkpointLocation", str(folder / "tmp" / "warmup-checkpoint"))
@@ -632,12 +652,71 @@ def _run_once(params, run_dir: Path, name: str, first: _Worker, restart, deadlin
     return run, second
 
 
+@dataclass(frozen=True)
+class Launched:
+    """Query processes launched ahead of a grid (:func:`launch`), in the folder ``root``."""
+
+    root: Path
+    workers: tuple
+
+
+LAUNCHED_LIFETIME_S = 600.0  # a launched process not configured by then kills itself
+
+
+def launch(
+    count: int,
+    master: str = StreamParams.master,
+    driver_memory: str = StreamParams.driver_memory,
+    work_dir: str | os.PathLike | None = None,
+) -> Launched:
+    """Start ``count`` query processes now (Python, a JVM and a Spark session each), before the
+    grid's parameters are known: a notebook launches the first deployment's pair, then imports
+    and calibrates while the JVMs start. :func:`profile_grid` warms them up with the run's
+    parameters as the first processes it needs (the same warm-up as a process it starts), kills
+    them all and removes their folder; one it never receives kills itself after
+    ``LAUNCHED_LIFETIME_S`` or with its parent."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"count must be an integer >= 1, got {count!r}")
+    if not master.startswith("local"):
+        raise ValueError(f"master must be a local[...] URL, got {master!r}")
+    root = Path(tempfile.mkdtemp(prefix="khaos-spark-launched-", dir=work_dir))
+    workers = []
+    try:
+        for index in range(count):
+            workers.append(_Worker(root, index, master, driver_memory, LAUNCHED_LIFETIME_S))
+    except BaseException:
+        for worker in workers:
+            worker.kill()
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    return Launched(root, tuple(workers))
+
+
+def _checked_grid(trigger_intervals, params, stagger_s, launched) -> list[float]:
+    """profile_grid's arguments checked; the trigger intervals as floats."""
+    grid = [float(t) for t in trigger_intervals]
+    if not grid or any(not (math.isfinite(t) and t > 0) for t in grid):
+        raise ValueError(f"trigger_intervals must be a non-empty list of values > 0, got {grid}")
+    if stagger_s is not None and not (math.isfinite(stagger_s) and stagger_s >= 0):
+        raise ValueError(f"stagger_s must be None or a finite value >= 0, got {stagger_s!r}")
+    if launched is not None and not isinstance(launched, Launched):
+        raise ValueError(f"launched must be None or launch()'s result, got {launched!r}")
+    for worker in launched.workers if launched is not None else ():
+        if (worker.master, worker.driver_memory) != (params.master, params.driver_memory):
+            raise ValueError(
+                f"launched processes run {worker.master!r} with {worker.driver_memory!r}; "
+                f"params ask for {params.master!r} with {params.driver_memory!r}"
+            )
+    return grid
+
+
 def profile_grid(
     trigger_intervals,
     params: StreamParams = StreamParams(),
     progress: bool = True,
     work_dir: str | os.PathLike | None = None,
     stagger_s: float | None = None,
+    launched: Launched | None = None,
 ) -> list[StreamRun]:
     """One deployment per trigger interval (``params`` with that ``trigger_s``), one kill each:
     start the query, replay the workload, kill the query's process group at the failure point,
@@ -658,15 +737,22 @@ def profile_grid(
     stagger keeps one deployment's kill and restart apart from the next one's: choose it longer
     than ``kill_after_s``'s spread of kill instants plus the restart, so that restarts do not
     compete for the cores. Wall time about one pair's start + n * stagger_s + one run instead of
-    n runs."""
+    n runs.
+
+    ``launched``: query processes started ahead (:func:`launch`, same master and driver memory),
+    used before any new one is started."""
     from tqdm import tqdm  # text bar: no widget warning in a papermill run
 
-    grid = [float(t) for t in trigger_intervals]
-    if not grid or any(not (math.isfinite(t) and t > 0) for t in grid):
-        raise ValueError(f"trigger_intervals must be a non-empty list of values > 0, got {grid}")
-    if stagger_s is not None and not (math.isfinite(stagger_s) and stagger_s >= 0):
-        raise ValueError(f"stagger_s must be None or a finite value >= 0, got {stagger_s!r}")
-    points = [replace(params, trigger_s=t) for t in grid]  # validates each point
+    try:
+        grid = _checked_grid(trigger_intervals, params, stagger_s, launched)
+        points = [replace(params, trigger_s=t) for t in grid]  # validates each point
+    except BaseException:  # launched processes are ours from here on
+        if isinstance(launched, Launched):
+            for worker in launched.workers:
+                worker.kill()
+            shutil.rmtree(launched.root, ignore_errors=True)
+        raise
+    spare = list(launched.workers) if launched is not None else []
     root = Path(tempfile.mkdtemp(prefix="khaos-spark-", dir=work_dir))
     lifetime = params.timeout_s * (len(points) + 1) + (stagger_s or 0.0) * len(points)
     workers: list[_Worker] = []
@@ -674,16 +760,26 @@ def profile_grid(
 
     def start(warmup: bool) -> _Worker:
         with starting:
-            workers.append(_Worker(root, len(workers), params, warmup, lifetime))
-            return workers[-1]
+            if spare:
+                worker = spare.pop(0)
+            else:
+                worker = _Worker(root, len(workers), params.master, params.driver_memory, lifetime)
+            workers.append(worker)
+        worker.configure(params, warmup, lifetime)
+        return worker
+
+    def clean_up() -> None:
+        for worker in workers + spare:
+            worker.kill()
+        shutil.rmtree(root, ignore_errors=True)
+        if launched is not None:
+            shutil.rmtree(launched.root, ignore_errors=True)
 
     if stagger_s is not None:
         try:
             return _concurrent(points, root, start, stagger_s, params.standby)
         finally:
-            for worker in workers:
-                worker.kill()
-            shutil.rmtree(root, ignore_errors=True)
+            clean_up()
 
     try:
         current = start(warmup=True)
@@ -706,9 +802,7 @@ def profile_grid(
                 standby = start(warmup=True)
         return runs
     finally:
-        for worker in workers:
-            worker.kill()
-        shutil.rmtree(root, ignore_errors=True)
+        clean_up()
 
 
 def _concurrent(points, root: Path, start, stagger_s: float, standby: bool) -> list[StreamRun]:

@@ -1,12 +1,14 @@
 """The streaming-job simulator: recovery grows with the CI, the closed form agrees with it, and
 bad input is named."""
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from khaos import SimParams, simulate
-from khaos.simulate import DEFAULT_SIM, drain_time
+from khaos.simulate import DEFAULT_SIM, _drain_time, drain_time
 
 
 def _flat(rate, seconds=4000):
@@ -31,6 +33,25 @@ def test_recovery_grows_with_the_ci_and_matches_the_closed_form(rate):
         assert recoveries[-1] > recoveries[0] + 20
     if rate >= 28000:
         assert np.all(np.diff(recoveries) > 0)
+
+
+def test_calibration_grid_equals_drain_time_point_by_point():
+    """calibrate evaluates its capacity x tau grid in one broadcast: every drain time and every
+    mean squared log error is the one of drain_time at that point, to the last bit."""
+    rng = np.random.default_rng(0)
+    a, ci = rng.uniform(2000, 30000, 37), rng.choice([10.0, 30.0, 60.0, 90.0, 120.0], 37)
+    measured = rng.uniform(20, 200, 37)
+    capacities, taus = np.arange(25000.0, 50001.0, 2500.0), np.arange(5.0, 121.0, 7.0)
+    grid = _drain_time(
+        a, ci, capacities[:, None, None], taus[None, :, None], 17.7, DEFAULT_SIM.inject_before_s
+    )
+    errors = np.mean((np.log(grid) - np.log(measured)) ** 2, axis=-1)
+    for i, capacity in enumerate(capacities):
+        for j, tau in enumerate(taus):
+            point = replace(DEFAULT_SIM, capacity=capacity, drain_tau_s=tau, restart_s=17.7)
+            model = drain_time(a, ci, point)
+            np.testing.assert_array_equal(grid[i, j], model)
+            assert errors[i, j] == float(np.mean((np.log(model) - np.log(measured)) ** 2))
 
 
 def test_a_failure_replays_about_one_ci_of_events_and_drains_to_zero():

@@ -17,6 +17,7 @@ from pipeline.jobs.khaos_streaming import (
     StreamRun,
     expected_window_counts,
     generate_second,
+    launch,
     profile,
     profile_grid,
     recovery,
@@ -38,8 +39,17 @@ def work_dir(tmp_path_factory):
 @pytest.fixture(scope="module", params=[None, 3.0], ids=["sequential", "concurrent"])
 def runs(request, work_dir):
     # Sequential: the standby that restarts the first deployment runs the second one's query.
-    # Concurrent (as khaos_spark_profiling runs it): every deployment at once, 3 s apart.
-    grid = profile_grid(TRIGGERS, SHORT, progress=False, work_dir=work_dir, stagger_s=request.param)
+    # Concurrent (as khaos_spark_profiling runs it): every deployment at once, 3 s apart, the
+    # first pair of query processes launched ahead.
+    launched = None if request.param is None else launch(2, work_dir=work_dir)
+    grid = profile_grid(
+        TRIGGERS,
+        SHORT,
+        progress=False,
+        work_dir=work_dir,
+        stagger_s=request.param,
+        launched=launched,
+    )
     return {run.params.trigger_s: run for run in grid}
 
 
@@ -98,14 +108,23 @@ def test_no_process_or_folder_is_left_behind(runs, work_dir, tmp_path):
 
 
 @pytest.mark.spark
+def test_launched_processes_of_another_setting_are_refused_and_removed(tmp_path):
+    launched = launch(1, driver_memory="1g", work_dir=tmp_path)
+    with pytest.raises(ValueError, match="driver memory|'1g'"):
+        profile_grid(TRIGGERS, SHORT, launched=launched)
+    assert not list(tmp_path.iterdir())
+    assert not _processes_using(tmp_path)
+
+
+@pytest.mark.spark
 def test_query_process_and_its_jvm_die_with_their_parent(tmp_path):
     # A parent killed mid-run (a notebook kernel or a test run killed from outside) cannot clean
     # up: the query process's watchdog kills its own group, the JVM included.
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from pipeline.jobs.khaos_streaming import StreamParams, _Worker\n"
-        "_Worker(Path(sys.argv[1]), 0, StreamParams(), warmup=False, lifetime_s=120)\n"
+        "from pipeline.jobs.khaos_streaming import _Worker\n"
+        "_Worker(Path(sys.argv[1]), 0, 'local[1]', '512m', lifetime_s=120)\n"
         "time.sleep(120)\n"
     )
     parent = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)])
@@ -234,6 +253,13 @@ def test_bad_workload_grid_and_detector_inputs_raise_naming_them():
         profile_grid([], SHORT)
     with pytest.raises(ValueError, match="stagger_s"):
         profile_grid(TRIGGERS, SHORT, stagger_s=-1.0)
+    with pytest.raises(ValueError, match="launched"):
+        profile_grid(TRIGGERS, SHORT, launched=[])
+    for count in (0, 1.5, True):
+        with pytest.raises(ValueError, match="count"):
+            launch(count)
+    with pytest.raises(ValueError, match="master"):
+        launch(1, master="spark://host:7077")
     with pytest.raises(ValueError, match="mean_rate"):
         scaled_workload([1.0], mean_rate=0.0)
     with pytest.raises(ValueError, match="throughput"):
