@@ -168,6 +168,13 @@ def runtime_point(params: dict, rng: np.random.Generator) -> dict:
     return {"cpu_seconds": min(cpu), "wall_seconds": sum(wall) / repeats}
 
 
+def longest_first(grid: list[dict]) -> list[dict]:
+    """runtime_point's grid in decreasing n^2 Z^2 (the order of Algorithm 1's work; the tree
+    methods' grows with Z faster still), for a sweep to start its longest points first and end on
+    short ones: no core then waits alone for a long last point."""
+    return sorted(grid, key=lambda p: -((p["n"] * p["z"]) ** 2))
+
+
 def on_line(runs: pd.DataFrame, name: str, defaults: dict) -> pd.DataFrame:
     """The rows of the one-at-a-time line varying ``name``: every other parameter at its default."""
     others = [np.isclose(runs[k], v) for k, v in defaults.items() if k != name]

@@ -175,3 +175,37 @@ def test_latency_rules_selection_and_flows_against_the_old_way(benchmark):
     benchmark.extra_info.update(figures)
     print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
     benchmark.pedantic(table, rounds=3, iterations=1)
+
+
+def test_q1_top_k_by_partition_against_the_stable_sort(benchmark):
+    """ppa_query_accuracy's Q1 accuracy: the top 100 of 24 hourly windows of 20,000 pages
+    (Q1Partials.top, a partition) against the former stable argsort of every window, on a
+    multinomial draw of the paper's records from the page law. CPU ms per call and old/new,
+    reported, not asserted."""
+    import time
+
+    from pipeline.jobs import ppa_queries as q
+
+    params = q.Q1Params()
+    rng = np.random.default_rng(0)
+    counts = rng.multinomial(q.PAPER_RECORDS // 8, params.page_probabilities()[0], size=24)
+    part = q.Q1Partials(params=params, counts=counts[:, None, :], run=None)
+
+    def old():
+        order = np.argsort(-counts, axis=1, kind="stable")[:, : params.top_k]
+        return [set(o[c[o] > 0].tolist()) for o, c in zip(order, counts, strict=True)]
+
+    def cpu_ms(fn, calls=20):
+        began = time.process_time()
+        for _ in range(calls):
+            fn()
+        return 1000 * (time.process_time() - began) / calls
+
+    assert part.top(counts) == old()
+    before, after = cpu_ms(old), cpu_ms(lambda: part.top(counts))
+    benchmark.extra_info.update({"old ms": before, "new ms": after, "old/new": before / after})
+    print(
+        f"\nQ1 top-100 of 24 x 20,000: old {before:.1f} ms, new {after:.1f} ms, "
+        f"old/new {before / after:.1f}"
+    )
+    benchmark(part.top, counts)

@@ -278,6 +278,16 @@ def test_runtime_point_times_one_run_and_rejects_an_unknown_shape_or_repeat_coun
         experiments.runtime_point(dict(params, repeats=0), np.random.default_rng(0))
 
 
+def test_longest_first_keeps_every_point_and_puts_the_largest_work_first():
+    grid = [
+        {"n": n, "z": z, "line": line}
+        for n, z, line in [(5, 60, "n"), (80, 60, "n"), (15, 320, "z"), (15, 20, "z")]
+    ]
+    ordered = experiments.longest_first(grid)
+    assert [(p["n"], p["z"]) for p in ordered] == [(80, 60), (15, 320), (5, 60), (15, 20)]
+    assert sorted(map(str, ordered)) == sorted(map(str, grid)) and grid[0]["n"] == 5
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 35), st.integers(0, 2**32 - 1), st.sampled_from([0.2, 0.4, 0.6]))
 def test_compiled_rsrfs_moves_equal_the_numpy_moves(n, seed, ch_max):

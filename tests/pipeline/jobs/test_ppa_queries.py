@@ -6,10 +6,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from pipeline.jobs import ppa_queries as q
 from ppa import output_fidelity, shapes
+from tests.examples import examples
 
 SMALL_Q1 = q.Q1Params(records=200_000, pages=300, window_hours=6)
 SMALL_Q2 = dict(users=3000, segments=60, location_rate=3000, duration_seconds=120)
@@ -26,6 +30,22 @@ def test_delivered_follows_alive_paths_and_join_inputs():
     alive = np.ones((1, len(t2.tasks)), dtype=bool)
     alive[0, t2.tasks.index("O2.3")] = False  # the join O3.3 loses one of its two inputs
     assert q.delivered(t2, alive, "O3").tolist() == [[True, True, False, True]]
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    counts=arrays(
+        np.int64, st.tuples(st.integers(1, 4), st.integers(1, 60)), elements=st.integers(0, 4)
+    ),
+    k=st.integers(1, 80),
+)
+def test_q1_top_is_the_first_k_of_a_stable_descending_sort(counts, k):
+    """Q1Partials.top, by a partition, picks the pages of the former stable argsort's first k
+    with a positive count: ties at the k-th count go to the lowest page ids."""
+    part = q.Q1Partials(params=replace(SMALL_Q1, top_k=k), counts=counts[:, None, :], run=None)
+    order = np.argsort(-counts, axis=1, kind="stable")[:, :k]
+    expected = [set(o[c[o] > 0].tolist()) for o, c in zip(order, counts, strict=True)]
+    assert part.top(counts) == expected
 
 
 @pytest.mark.parametrize(
