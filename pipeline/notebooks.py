@@ -198,6 +198,10 @@ _KERNEL = (
 # How long the kernel may take to exit after the shutdown request before jupyter_client signals
 # its process group (SIGTERM at half of it): room for stop_spark_jvm on a loaded machine.
 SHUTDOWN_WAIT_S = 2 * 60.0
+# How long papermill waits, after a cell's reply, for the kernel's last output and idle message
+# (nbclient's default, 4 s, and papermill raises when it passes): a sweep a cell started in a
+# background thread keeps both cores and the kernel's output busy after the cell returns.
+IOPUB_TIMEOUT_S = 60.0
 
 
 @contextlib.contextmanager
@@ -334,6 +338,7 @@ def run_notebook(
                 progress_bar=False,
                 stderr_file=line,
                 config=Config(KernelManager={"shutdown_wait_time": SHUTDOWN_WAIT_S}),
+                iopub_timeout=IOPUB_TIMEOUT_S,
             )
         except KeyboardInterrupt:
             interrupted = True
