@@ -421,6 +421,74 @@ def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0)
     return worst
 
 
+QOS_CI_MAX_S = 3600  # the longest interval scanned for blocking's QoS range (interval.MAX_CI_S)
+
+
+@cache
+def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
+    """Blocking's longest time down (placement after detection + remote restart) over EVERY
+    k-node set, every node at the acquisition law's upper end x ``delay_factor``: the worst pass's
+    (worst_full_s) down time; blocking's recovery grows with it at any interval, so its worst
+    recovery at interval T is recovery_s(T - 3 s, this, C (1 - c/T)) (rev20f #1)."""
+    from incremental import query_recovery_times
+
+    su = setup(name)
+    s = su["scenario"]
+    upper = np.full(k, delay_factor * recovery.acquisition_upper_s(s))
+    worst = 0.0
+    for order in itertools.combinations([int(c[1:]) for c in su["candidates"]], k):
+        failed = sorted(f"n{x}" for x in order)
+        standby = s.resources.standby_nodes
+        _, n = recovery.acquired_nodes(s, list(order), standby)
+        later = np.sort(upper[standby : standby + n])
+        arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
+        alive = [x for x in su["nodes"] if x not in failed]
+        placed = query_recovery_times(
+            scenarios.to_incremental(s, failed),
+            arrivals,
+            blocking=True,
+            cpu_cap=su["cap"],
+            alive_free=[max(0.0, su["cap"] - su["load"][x]) for x in alive],
+        )
+        worst = max(worst, max(placed.values(), default=0.0))
+    return worst + s.checkpoint.remote_restart_s
+
+
+def blocking_at_qos(name, k: int, delay_factor: float, blocked_factor: float, limit_s: float):
+    """Blocking at the interval that meets ``limit_s`` in every recovery (rev20f #1: the interval,
+    not only the scheme, decides; as cross_interval's QoS interval): over whole-second T in
+    1..QOS_CI_MAX_S, its worst recovery (blocking_worst_down_s, the failure at T - 3 s, the
+    catch-up at C (1 - blocked_factor c/T) at the QoS load); of the meeting T the one next to
+    the utilization optimum setup()["interval"] with the higher U (U is unimodal). Returns
+    {"interval_s", "worst_full_s", "checkpoint_overhead" (c/T)} or None where no T meets."""
+    from crosspaper import frontier
+    from crosspaper import interval as ci
+
+    su = setup(name)
+    s = su["scenario"]
+    job = recovery.job_of(s, frontier.qos_load(name))
+    T = np.arange(1, QOS_CI_MAX_S + 1, dtype=float)
+    c = s.checkpoint.remote_cost_s
+    capacity = job.capacity * np.maximum(1.0 - blocked_factor * np.minimum(c / T, 1.0), 1e-12)
+    down = blocking_worst_down_s(name, k, delay_factor)
+    if not math.isfinite(down):
+        return None
+    lost = np.maximum(T - recovery.INJECT_BEFORE_S, 0.0)
+    worst = np.asarray(recovery.recovery_s(lost, down, job, capacity=capacity))
+    ok = worst <= limit_s
+    if not ok.any():
+        return None
+    best = su["interval"]
+    near = [*T[ok & (T <= best)][-1:], *T[ok & (T > best)][:1]]
+    chosen = max(near, key=lambda x: float(ci.remote_utilization(x, s)))
+    i = int(chosen) - 1
+    return {
+        "interval_s": float(chosen),
+        "worst_full_s": float(worst[i]),
+        "checkpoint_overhead": c / chosen,
+    }
+
+
 def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     """Sweep function: one correlated failure of ``k`` nodes of scenario ``scenario`` with node
     acquisition delays scaled by ``delay_factor``; every scheme on the same draws. Rows: the
