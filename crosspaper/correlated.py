@@ -91,9 +91,9 @@ ASSUMPTIONS = {
     "held for replay (upstream backup until the downstream's checkpoint, replica output until "
     "the sync trim; the blocking schemes replay from the durable source log only); checkpoint "
     "overhead = cost per interval over the interval, times the share of the checkpointed "
-    "(non-source) tasks' CPU that checkpoints (crosspaper.replication.passive_share: a PPA "
-    "plan's passive tasks; every task for the checkpoint schemes and PPA-0, c/T as in "
-    "cross_frontier; rev20d #11)",
+    "(non-source) tasks' CPU that checkpoints: every one for every scheme, PPA plans too (Su & "
+    "Zhou Sec. III: the passive plan checkpoints all the tasks, and a replicated task whose "
+    "replica died recovers from its checkpoint; rev20f #4), c/T as in cross_frontier",
 }
 __doc__ += "\n".join(f"- {k}: {v}." for k, v in ASSUMPTIONS.items())
 
@@ -618,21 +618,21 @@ def normal_costs(name: str) -> pd.DataFrame:
     def in_kb(op):  # KB/s one task of op receives
         return sum(out_kb(u) * ops[u].parallelism for u in topo.upstream(op)) / ops[op].parallelism
 
-    def ckpt_share(which):  # c/T x the checkpointed tasks' share (replication.passive_share)
+    def ckpt_share(which):  # c/T x the checkpointing tasks' share of the checkpointed CPU
         cpu = sum(ops[op].cpu_share for op, _ in which)
         return c.remote_cost_s / interval * cpu / checkpointed_cpu
 
     rows = []
     for scheme, plan in su["plans"].items():
         replicated = [(op, i) for op, i in tasks if f"{op}[{i}]" in plan]
-        passive = [t for t in checkpointed if t not in replicated]
         rows.append(
             {
                 "scheme": scheme,
                 "replica_cpu_nodes": sum(ops[op].cpu_share for op, _ in replicated),
-                "buffer_kb": sum(in_kb(op) * interval for op, _ in passive)
+                # every task checkpoints and keeps its replay buffer (the paper's passive plan)
+                "buffer_kb": sum(in_kb(op) * interval for op, _ in checkpointed)
                 + sum(out_kb(op) * SYNC_PERIOD_S for op, _ in replicated),
-                "checkpoint_overhead": ckpt_share(passive),
+                "checkpoint_overhead": ckpt_share(checkpointed),
                 "checkpoint_interval_s": interval,
             }
         )

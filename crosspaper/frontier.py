@@ -910,8 +910,10 @@ def ppa_point(params: dict, rng) -> dict:
     """PPA-fraction (Su & Zhou, Fig 10's plans: ppa.ppa_plan) on the scenario's topology
     (to_ppa) through crosspaper.replication: every task checkpointed every T =
     remote_interval_s (passive), the plan's tasks also actively replicated on nodes that can
-    fail (or another failure domain). Overhead = c2/T x the passive tasks' share of the
-    checkpointed CPU (replication.passive_share) + the replicas' CPU / the job's. Per failure
+    fail (or another failure domain). Overhead = c2/T (PPA's passive plan checkpoints EVERY
+    task, replicated or not: Su & Zhou Sec. III, "checkpoints will be periodically created for
+    all the tasks"; a task whose replica died recovers from that checkpoint, rev20f #4) + the
+    replicas' CPU / the job's. Per failure
     (every node once for process and single failures, ``draws`` random correlated sets; the QoS
     over every correlated set, _ppa_worst_waits), a passive task restarts where the one rule
     puts it (recovery.task_waits; at once after a process failure) and recovers through the
@@ -929,7 +931,7 @@ def ppa_point(params: dict, rng) -> dict:
     standby = s.resources.standby_nodes
     c, reading = s.checkpoint, cost_reading(params)
     T = remote_interval_s(s)  # cross_correlated's interval (rev20e #5)
-    share = c.remote_cost_s / T * replication.passive_share(s, plan)  # passive tasks checkpoint
+    share = c.remote_cost_s / T  # every task checkpoints (the paper's passive plan, rev20f #4)
     jobs = day_jobs(params, s, share, reading)
     qjob = catch_up(qos_job(params, s), share, reading)
 
