@@ -522,10 +522,14 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     order = [int(su["candidates"][i][1:]) for i in perm[:k]]
     acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
     interval = su["interval"]
+    # a failure in the last INJECT_BEFORE_S s before a checkpoint loses as much as one at Khaos's
+    # worst moment (lost_work "worst"), the worst pass's: its supremum, so worst_full_s bounds
+    # every draw at any load (rev20f #2; uniform u T alone exceeded it with probability 3/T)
+    most = lambda T: float(recovery.lost_work(T, "worst")[0][0])  # noqa: E731
     lost = {
-        "incremental": u_checkpoint * interval,
-        "blocking": u_checkpoint * interval,
-        "multilevel": ml.T * (geometric - 1 + u_checkpoint),
+        "incremental": min(u_checkpoint * interval, most(interval)),
+        "blocking": min(u_checkpoint * interval, most(interval)),
+        "multilevel": min(ml.T * (geometric - 1 + u_checkpoint), most(ml.T * _remote_every(ml))),
     }
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     extra_failed = extra_fate < k / len(su["candidates"])
