@@ -135,7 +135,9 @@ def _closed_form(lost, down, a, capacity, tau, fraction):
     start = np.minimum(peak, knee)
     exponential_part = target < start
     with np.errstate(divide="ignore", invalid="ignore"):
-        tail = np.where(exponential_part, tau * np.log(start / target), 0.0)
+        # below the knee start / target is 1 / fraction exactly (rev20f #7: a subnormal peak)
+        ratio = np.where(peak <= knee, 1.0 / fraction, start / target)
+        tail = np.where(exponential_part, tau * np.log(ratio), 0.0)
     linear = np.where(exponential_part, np.maximum(peak - knee, 0.0), peak - target) / spare
     return down + linear + tail
 
