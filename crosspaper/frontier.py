@@ -1482,6 +1482,18 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
     return pd.DataFrame(rows)
 
 
+def best_checkpoint_text(h) -> str:
+    """The finding's words for a :func:`headlines` row's best checkpoint-only point: "<x> s/h at
+    best (<design>, overhead <o>%)", or that no checkpoint-only point is feasible (rev20f #6:
+    not "nan s/h")."""
+    if math.isnan(h["best_checkpoint_s_per_h"]):
+        return f"no feasible point (every one is infeasible or costs {MAX_OVERHEAD:.0%} or more)"
+    return (
+        f"{h['best_checkpoint_s_per_h']:.1f} s/h at best ({h['best_checkpoint']}, overhead "
+        f"{h['best_checkpoint_overhead']:.1%})"
+    )
+
+
 def decision_points(scenarios, grid_kwargs: dict, rate_factors, headroom_factors) -> list[dict]:
     """The grid at every (rate_factor, headroom_factor) of the decision map."""
     points = []

@@ -1059,3 +1059,21 @@ def test_incremental_correlated_qos_fails_on_drawn_node_sets():
     assert len(got) == 1
     s = S.load("khaos_iot")
     assert got.pop() > s.qos.recovery_s
+
+
+def test_best_checkpoint_text_fails_on_printing_nan():
+    """rev20f #6: where no checkpoint-only point is feasible (rev20f's my_job and nocorr quick
+    runs) the finding said "nan s/h at best (, overhead nan%)"."""
+    none = {
+        "best_checkpoint_s_per_h": np.nan,
+        "best_checkpoint": "",
+        "best_checkpoint_overhead": np.nan,
+    }
+    text = F.best_checkpoint_text(none)
+    assert "nan" not in text and text.startswith("no feasible point")
+    some = {
+        "best_checkpoint_s_per_h": 12.34,
+        "best_checkpoint": "x",
+        "best_checkpoint_overhead": 0.05,
+    }
+    assert F.best_checkpoint_text(some) == "12.3 s/h at best (x, overhead 5.0%)"
