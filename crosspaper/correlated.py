@@ -31,7 +31,6 @@ Output availability at time t after the failure: the priority-weighted mean over
 for PPA's tentative output, 0 without output). Mapping choices (each in ``ASSUMPTIONS``):
 """
 
-import itertools
 import math
 from dataclasses import replace
 from functools import cache
@@ -411,7 +410,7 @@ def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0)
     job_nodes = [int(c[1:]) for c in su["candidates"]]
     exactly_once = ("incremental", "blocking", "multilevel")
     worst = dict.fromkeys(SCHEMES, 0.0)
-    for nodes in itertools.combinations(job_nodes, k):
+    for nodes in recovery.node_sets(job_nodes, k):  # the one enumeration and cap (rev20f #5)
         rows = _failure_rows(su, jobs, list(nodes), upper, lost, fates[0], only=exactly_once)
         for fate in fates:  # the extra nodes' fates change PPA's recoveries only
             rows += _failure_rows(su, jobs, list(nodes), upper, lost, fate, only=tuple(su["plans"]))
@@ -436,7 +435,7 @@ def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
     s = su["scenario"]
     upper = np.full(k, delay_factor * recovery.acquisition_upper_s(s))
     worst = 0.0
-    for order in itertools.combinations([int(c[1:]) for c in su["candidates"]], k):
+    for order in recovery.node_sets([int(c[1:]) for c in su["candidates"]], k):
         failed = sorted(f"n{x}" for x in order)
         standby = s.resources.standby_nodes
         _, n = recovery.acquired_nodes(s, list(order), standby)
@@ -659,7 +658,10 @@ def normal_costs(name: str) -> pd.DataFrame:
         }
     )
     ml = su["multilevel"]
-    per_t = sum(p * cost for p, cost in zip(ml.p, (c.local_cost_s, c.remote_cost_s), strict=True))
+    # the cost on the level law's reading of p2, as the loss (rev20f #8): a remote checkpoint
+    # every m = ceil(1/p2)-th interval, local ones between (p = (0, 1): m = 1, c2)
+    m = _remote_every(ml)
+    per_t = (1 - 1 / m) * c.local_cost_s + c.remote_cost_s / m
     rows.append(
         {
             "scheme": "multilevel",
@@ -667,7 +669,7 @@ def normal_costs(name: str) -> pd.DataFrame:
             "buffer_kb": 0.0,
             # every checkpointed task checkpoints: the whole c/T, as incremental's and blocking's
             "checkpoint_overhead": per_t / ml.T,
-            "checkpoint_interval_s": ml.T / ml.p[-1],
+            "checkpoint_interval_s": ml.T * m,
         }
     )
     frame = pd.DataFrame(rows)

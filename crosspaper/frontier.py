@@ -62,7 +62,6 @@ Units: s, events/s, hours for rates on the y axis.
 """
 
 import collections
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -365,23 +364,14 @@ def _remember(store: dict, key, compute):
     return store[key]
 
 
-MAX_NODE_SETS = 2000  # correlated node sets enumerated up to this many, else a fixed sample
-
-
 def _node_sets(s: S.Scenario, kind: str) -> list[tuple[int, ...]]:
     """Every node set a failure of ``kind`` may take down, equally likely: each node for a
-    single failure; every correlated_nodes-subset (MAX_NODE_SETS of them drawn with seed 0, the
-    same for every scheme, where there are more)."""
+    single failure; every correlated_nodes-subset for a correlated one (R.node_sets, the one
+    enumeration and cap of both notebooks: above R.MAX_NODE_SETS a fixed sample)."""
     n = s.resources.nodes
     if kind in ("process", "single"):
         return [(i,) for i in range(n)]
-    k = s.failures.correlated_nodes
-    if math.comb(n, k) <= MAX_NODE_SETS:
-        return list(itertools.combinations(range(n), k))
-    rng = np.random.default_rng(0)
-    return [
-        tuple(sorted(rng.choice(n, size=k, replace=False).tolist())) for _ in range(MAX_NODE_SETS)
-    ]
+    return R.node_sets(range(n), s.failures.correlated_nodes)
 
 
 _ACQUIRED: dict[tuple, tuple[int, int]] = {}
@@ -610,7 +600,10 @@ def multilevel_point(params: dict, rng) -> dict:
     system = S.to_multilevel(s, levels=levels)
     p = np.array([p1, 1.0 - p1]) if levels == 2 else np.array([1.0])
     c = s.checkpoint
-    cost = p1 * c.local_cost_s + (1 - p1) * c.remote_cost_s
+    # the cost on the level law's reading of p2, as the loss (rev20f #8): a remote checkpoint
+    # every m = ceil(1/p2)-th interval, local ones between
+    m = R.remote_every(1.0 - p1)
+    cost = (1 - 1 / m) * c.local_cost_s + c.remote_cost_s / m
     reading = cost_reading(params)
     jobs, standby = day_jobs(params, s, cost / T, reading), s.resources.standby_nodes
 

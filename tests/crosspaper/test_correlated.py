@@ -453,3 +453,31 @@ def test_worst_fails_on_the_first_node_set(tmp_path):
         assert row["recovery_correlated_s"] == pytest.approx(hand, rel=1e-9), fraction
     row = F.incremental_point({"scenario": str(path), "extra_standby": 0, "draws": 2}, rng)
     assert row["recovery_correlated_s"] == pytest.approx(hand, rel=1e-9)
+
+
+def test_both_notebooks_share_one_node_set_enumeration(tmp_path, monkeypatch):
+    """rev20f #5: one enumeration of the k-node sets with one cap (recovery.node_sets) in both
+    notebooks: above the cap both judge the same seed-0 sample, so they agree on a large job
+    (here the cap lowered to 50 under the template's C(10, 3) = 120 sets; before, cross_correlated
+    enumerated every set without a cap and cross_frontier sampled its own). Not a falsification
+    of the old code on this scenario: its worst set is common, so the sample reaches it too."""
+    import re
+
+    from crosspaper import frontier as F
+
+    monkeypatch.setattr(recovery, "MAX_NODE_SETS", 50)
+    sets = recovery.node_sets(range(10), 3)
+    assert len(sets) == 50 and sets == recovery.node_sets(range(10), 3)
+    assert len(recovery.node_sets(range(10), 2)) == 45  # below the cap: every set
+    text = (S.SCENARIOS / "template.toml").read_text()
+    for key, value in {"correlated_nodes": "3", "cpu_cap": "0.55"}.items():
+        text, n = re.subn(rf"(?m)^{key} = [^ #]+", f"{key} = {value}", text)
+        assert n == 1, key
+    path = tmp_path / "big.toml"
+    path.write_text(text)
+    worst = cc.worst_full_s(str(path), 3, 1.0)
+    rng = np.random.default_rng(0)
+    row = F.ppa_point({"scenario": str(path), "fraction": 0.5, "draws": 2}, rng)
+    assert row["recovery_correlated_s"] == pytest.approx(worst["PPA-0.5"], rel=1e-9)
+    row = F.incremental_point({"scenario": str(path), "extra_standby": 0, "draws": 2}, rng)
+    assert row["recovery_correlated_s"] == pytest.approx(worst["incremental"], rel=1e-9)

@@ -1077,3 +1077,23 @@ def test_best_checkpoint_text_fails_on_printing_nan():
         "best_checkpoint_overhead": 0.05,
     }
     assert F.best_checkpoint_text(some) == "12.3 s/h at best (x, overhead 5.0%)"
+
+
+def test_multilevel_cost_fails_on_the_optimizers_p2():
+    """rev20f #8: the loss reads p2 as a remote checkpoint every m = ceil(1/p2)-th interval; the
+    cost now does too, in both notebooks. At p1 = 0.6 (p2 = 0.4: m = 3, one remote in three)
+    the cost per interval is (2 c1 + c2) / 3, not 0.6 c1 + 0.4 c2; cross_correlated's optimum
+    likewise, with its remote checkpoints every m T*."""
+    s = S.load("khaos_ysb")
+    c, T = s.checkpoint, 30.0
+    row = F.multilevel_point({"scenario": "khaos_ysb", "T_s": T, "p1": 0.6}, None)
+    assert row["checkpoint_share"] == pytest.approx((2 * c.local_cost_s + c.remote_cost_s) / 3 / T)
+    from crosspaper import correlated as cc
+
+    su = cc.setup("incremental_fig9")
+    ml, ck = su["multilevel"], su["scenario"].checkpoint
+    m = math.ceil(1 / ml.p[-1] - 1e-9)
+    row = cc.normal_costs("incremental_fig9").set_index("scheme").loc["multilevel"]
+    per_t = ((m - 1) * ck.local_cost_s + ck.remote_cost_s) / m
+    assert row["checkpoint_overhead"] == pytest.approx(per_t / ml.T, rel=1e-12)
+    assert row["checkpoint_interval_s"] == pytest.approx(m * ml.T, rel=1e-12)
