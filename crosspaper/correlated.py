@@ -404,53 +404,79 @@ def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0)
         "blocking": worst_of(su["interval"]),
         "multilevel": worst_of(ml.T * _remote_every(ml)),
     }
-    upper = np.full(k, delay_factor * recovery.acquisition_upper_s(s))
-    n_extra = max(su["extra"].values(), default=0)
-    fates = [np.ones(n_extra, bool), np.zeros(n_extra, bool)] if n_extra else [np.zeros(0, bool)]
-    job_nodes = [int(c[1:]) for c in su["candidates"]]
-    exactly_once = ("incremental", "blocking", "multilevel")
-    worst = dict.fromkeys(SCHEMES, 0.0)
-    for nodes in recovery.node_sets(job_nodes, k):  # the one enumeration and cap (rev20f #5)
-        rows = _failure_rows(su, jobs, list(nodes), upper, lost, fates[0], only=exactly_once)
-        for fate in fates:  # the extra nodes' fates change PPA's recoveries only
-            rows += _failure_rows(su, jobs, list(nodes), upper, lost, fate, only=tuple(su["plans"]))
-        for r in rows:  # a query never back (no catch-up at the QoS load): never full
-            t = r["t_full_s"] if r["kind"] == SUMMARY else r["recovery_s"]
-            worst[r["scheme"]] = max(worst[r["scheme"]], t)
-    return worst
-
-
-QOS_CI_MAX_S = 3600  # the longest interval scanned for blocking's QoS range (interval.MAX_CI_S)
+    downs = _worst_downs(name, k, delay_factor)
+    restart, worst = s.checkpoint.remote_restart_s, {}
+    for scheme in ("incremental", "blocking", "multilevel"):
+        place = downs["incremental" if scheme == "incremental" else "blocking"]
+        worst[scheme] = _recovered(jobs[scheme], lost[scheme], place + restart)
+    for scheme in su["plans"]:  # the last failed task back: a passive one after its wait
+        wait, switched = downs[scheme]
+        worst[scheme] = (
+            _recovered(jobs[scheme], lost["incremental"], wait + restart)
+            if wait is not None
+            else replication.ACTIVATION_S
+            if switched
+            else 0.0
+        )
+    return {x: worst[x] for x in SCHEMES}
 
 
 @cache
-def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
-    """Blocking's longest time down (placement after detection + remote restart) over EVERY
-    k-node set, every node at the acquisition law's upper end x ``delay_factor``: the worst pass's
-    (worst_full_s) down time; blocking's recovery grows with it at any interval, so its worst
-    recovery at interval T is recovery_s(T - 3 s, this, C (1 - c/T)) (rev20f #1)."""
+def _worst_downs(name, k: int, delay_factor: float) -> dict:
+    """What worst_full_s needs of every k-node set (recovery.node_sets), every node at the
+    acquisition law's upper end x ``delay_factor``: each scheme's recovery grows with its down
+    time (the catch-up is the same for every set), so only the longest placement wait after
+    detection matters: incremental's and blocking's (multilevel places as blocking; the last
+    query placed), and per PPA plan over both extra-node fates the longest passive task's wait
+    (None if no failed task recovers passively) and whether a task switched to its replica
+    (rev21 speed: one recovery per scheme instead of every set's curves)."""
     from incremental import query_recovery_times
 
     su = setup(name)
     s = su["scenario"]
+    standby = s.resources.standby_nodes
     upper = np.full(k, delay_factor * recovery.acquisition_upper_s(s))
-    worst = 0.0
+    n_extra = max(su["extra"].values(), default=0)
+    fates = [np.ones(n_extra, bool), np.zeros(n_extra, bool)] if n_extra else [np.zeros(0, bool)]
+    out = {"incremental": 0.0, "blocking": 0.0, **{x: (None, False) for x in su["plans"]}}
     for order in recovery.node_sets([int(c[1:]) for c in su["candidates"]], k):
+        order = list(order)
         failed = sorted(f"n{x}" for x in order)
-        standby = s.resources.standby_nodes
-        _, n = recovery.acquired_nodes(s, list(order), standby)
+        _, n = recovery.acquired_nodes(s, order, standby)
         later = np.sort(upper[standby : standby + n])
         arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
-        alive = [x for x in su["nodes"] if x not in failed]
-        placed = query_recovery_times(
-            scenarios.to_incremental(s, failed),
-            arrivals,
-            blocking=True,
-            cpu_cap=su["cap"],
-            alive_free=[max(0.0, su["cap"] - su["load"][x]) for x in alive],
-        )
-        worst = max(worst, max(placed.values(), default=0.0))
-    return worst + s.checkpoint.remote_restart_s
+        alive_free = [max(0.0, su["cap"] - su["load"][x]) for x in su["nodes"] if x not in failed]
+        problem = scenarios.to_incremental(s, failed)
+        for scheme, blocking in (("incremental", False), ("blocking", True)):
+            placed = query_recovery_times(
+                problem, arrivals, blocking=blocking, cpu_cap=su["cap"], alive_free=alive_free
+            )
+            out[scheme] = max(out[scheme], max(placed.values(), default=0.0))
+        down = set(failed)
+        failed_tasks = {f"{op}[{i}]" for (op, i), x in su["where"].items() if x in down}
+        for scheme, plan in su["plans"].items():
+            extra = s.resources.nodes + np.arange(su["extra"][scheme])
+            for fate in fates:
+                mine = [*order, *(int(x) for x in extra[fate[: len(extra)]])]
+                switched = replication.active_tasks(s, plan, mine)
+                waits = recovery.task_waits(s, order, standby, upper, switched)
+                wait, any_switched = out[scheme]
+                passive = [w for t, w in waits.items() if t in failed_tasks]
+                if passive:
+                    wait = max(passive) if wait is None else max(wait, *passive)
+                out[scheme] = (wait, any_switched or bool(failed_tasks & set(switched)))
+    return out
+
+
+def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
+    """Blocking's longest time down (placement after detection + remote restart) over every
+    k-node set (_worst_downs); its recovery grows with it at any interval, so its worst
+    recovery at interval T is recovery_s(T - 3 s, this, C (1 - c/T)) (rev20f #1)."""
+    down = _worst_downs(name, k, delay_factor)["blocking"]
+    return down + setup(name)["scenario"].checkpoint.remote_restart_s
+
+
+QOS_CI_MAX_S = 3600  # the longest interval scanned for blocking's QoS range (interval.MAX_CI_S)
 
 
 def blocking_at_qos(name, k: int, delay_factor: float, blocked_factor: float, limit_s: float):
