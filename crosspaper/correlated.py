@@ -31,7 +31,6 @@ Output availability at time t after the failure: the priority-weighted mean over
 for PPA's tentative output, 0 without output). Mapping choices (each in ``ASSUMPTIONS``):
 """
 
-import itertools
 import math
 from dataclasses import replace
 from functools import cache
@@ -91,9 +90,9 @@ ASSUMPTIONS = {
     "held for replay (upstream backup until the downstream's checkpoint, replica output until "
     "the sync trim; the blocking schemes replay from the durable source log only); checkpoint "
     "overhead = cost per interval over the interval, times the share of the checkpointed "
-    "(non-source) tasks' CPU that checkpoints (crosspaper.replication.passive_share: a PPA "
-    "plan's passive tasks; every task for the checkpoint schemes and PPA-0, c/T as in "
-    "cross_frontier; rev20d #11)",
+    "(non-source) tasks' CPU that checkpoints: every one for every scheme, PPA plans too (Su & "
+    "Zhou Sec. III: the passive plan checkpoints all the tasks, and a replicated task whose "
+    "replica died recovers from its checkpoint; rev20f #4), c/T as in cross_frontier",
 }
 __doc__ += "\n".join(f"- {k}: {v}." for k, v in ASSUMPTIONS.items())
 
@@ -405,20 +404,114 @@ def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0)
         "blocking": worst_of(su["interval"]),
         "multilevel": worst_of(ml.T * _remote_every(ml)),
     }
+    downs = _worst_downs(name, k, delay_factor)
+    restart, worst = s.checkpoint.remote_restart_s, {}
+    for scheme in ("incremental", "blocking", "multilevel"):
+        place = downs["incremental" if scheme == "incremental" else "blocking"]
+        worst[scheme] = _recovered(jobs[scheme], lost[scheme], place + restart)
+    for scheme in su["plans"]:  # the last failed task back: a passive one after its wait
+        wait, switched = downs[scheme]
+        worst[scheme] = (
+            _recovered(jobs[scheme], lost["incremental"], wait + restart)
+            if wait is not None
+            else replication.ACTIVATION_S
+            if switched
+            else 0.0
+        )
+    return {x: worst[x] for x in SCHEMES}
+
+
+@cache
+def _worst_downs(name, k: int, delay_factor: float) -> dict:
+    """What worst_full_s needs of every k-node set (recovery.node_sets), every node at the
+    acquisition law's upper end x ``delay_factor``: each scheme's recovery grows with its down
+    time (the catch-up is the same for every set), so only the longest placement wait after
+    detection matters: incremental's and blocking's (multilevel places as blocking; the last
+    query placed), and per PPA plan over both extra-node fates the longest passive task's wait
+    (None if no failed task recovers passively) and whether a task switched to its replica
+    (rev21 speed: one recovery per scheme instead of every set's curves)."""
+    from incremental import query_recovery_times
+
+    su = setup(name)
+    s = su["scenario"]
+    standby = s.resources.standby_nodes
     upper = np.full(k, delay_factor * recovery.acquisition_upper_s(s))
     n_extra = max(su["extra"].values(), default=0)
     fates = [np.ones(n_extra, bool), np.zeros(n_extra, bool)] if n_extra else [np.zeros(0, bool)]
-    job_nodes = [int(c[1:]) for c in su["candidates"]]
-    exactly_once = ("incremental", "blocking", "multilevel")
-    worst = dict.fromkeys(SCHEMES, 0.0)
-    for nodes in itertools.combinations(job_nodes, k):
-        rows = _failure_rows(su, jobs, list(nodes), upper, lost, fates[0], only=exactly_once)
-        for fate in fates:  # the extra nodes' fates change PPA's recoveries only
-            rows += _failure_rows(su, jobs, list(nodes), upper, lost, fate, only=tuple(su["plans"]))
-        for r in rows:  # a query never back (no catch-up at the QoS load): never full
-            t = r["t_full_s"] if r["kind"] == SUMMARY else r["recovery_s"]
-            worst[r["scheme"]] = max(worst[r["scheme"]], t)
-    return worst
+    out = {"incremental": 0.0, "blocking": 0.0, **{x: (None, False) for x in su["plans"]}}
+    for order in recovery.node_sets([int(c[1:]) for c in su["candidates"]], k):
+        order = list(order)
+        failed = sorted(f"n{x}" for x in order)
+        _, n = recovery.acquired_nodes(s, order, standby)
+        later = np.sort(upper[standby : standby + n])
+        arrivals = [(0.0, 1.0)] * min(standby, k) + [(float(t), 1.0) for t in later]
+        alive_free = [max(0.0, su["cap"] - su["load"][x]) for x in su["nodes"] if x not in failed]
+        problem = scenarios.to_incremental(s, failed)
+        for scheme, blocking in (("incremental", False), ("blocking", True)):
+            placed = query_recovery_times(
+                problem, arrivals, blocking=blocking, cpu_cap=su["cap"], alive_free=alive_free
+            )
+            out[scheme] = max(out[scheme], max(placed.values(), default=0.0))
+        down = set(failed)
+        failed_tasks = {f"{op}[{i}]" for (op, i), x in su["where"].items() if x in down}
+        for scheme, plan in su["plans"].items():
+            extra = s.resources.nodes + np.arange(su["extra"][scheme])
+            for fate in fates:
+                mine = [*order, *(int(x) for x in extra[fate[: len(extra)]])]
+                switched = replication.active_tasks(s, plan, mine)
+                waits = recovery.task_waits(s, order, standby, upper, switched)
+                wait, any_switched = out[scheme]
+                passive = [w for t, w in waits.items() if t in failed_tasks]
+                if passive:
+                    wait = max(passive) if wait is None else max(wait, *passive)
+                out[scheme] = (wait, any_switched or bool(failed_tasks & set(switched)))
+    return out
+
+
+def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
+    """Blocking's longest time down (placement after detection + remote restart) over every
+    k-node set (_worst_downs); its recovery grows with it at any interval, so its worst
+    recovery at interval T is recovery_s(T - 3 s, this, C (1 - c/T)) (rev20f #1)."""
+    down = _worst_downs(name, k, delay_factor)["blocking"]
+    return down + setup(name)["scenario"].checkpoint.remote_restart_s
+
+
+QOS_CI_MAX_S = 3600  # the longest interval scanned for blocking's QoS range (interval.MAX_CI_S)
+
+
+def blocking_at_qos(name, k: int, delay_factor: float, blocked_factor: float, limit_s: float):
+    """Blocking at the interval that meets ``limit_s`` in every recovery (rev20f #1: the interval,
+    not only the scheme, decides; as cross_interval's QoS interval): over whole-second T in
+    1..QOS_CI_MAX_S, its worst recovery (blocking_worst_down_s, the failure at T - 3 s, the
+    catch-up at C (1 - blocked_factor c/T) at the QoS load); of the meeting T the one next to
+    the utilization optimum setup()["interval"] with the higher U (U is unimodal). Returns
+    {"interval_s", "worst_full_s", "checkpoint_overhead" (c/T)} or None where no T meets."""
+    from crosspaper import frontier
+    from crosspaper import interval as ci
+
+    su = setup(name)
+    s = su["scenario"]
+    job = recovery.job_of(s, frontier.qos_load(name))
+    T = np.arange(1, QOS_CI_MAX_S + 1, dtype=float)
+    c = s.checkpoint.remote_cost_s
+    capacity = job.capacity * np.maximum(1.0 - blocked_factor * np.minimum(c / T, 1.0), 1e-12)
+    down = blocking_worst_down_s(name, k, delay_factor)
+    if not math.isfinite(down):
+        return None
+    lost = np.maximum(T - recovery.INJECT_BEFORE_S, 0.0)
+    worst = np.asarray(recovery.recovery_s(lost, down, job, capacity=capacity))
+    ok = worst <= limit_s
+    if not ok.any():
+        return None
+    best = su["interval"]
+    near = [*T[ok & (T <= best)][-1:], *T[ok & (T > best)][:1]]
+    chosen = max(near, key=lambda x: float(ci.remote_utilization(x, s)))
+    i = int(chosen) - 1
+    return {
+        "interval_s": float(chosen),
+        "worst_full_s": float(worst[i]),
+        "checkpoint_overhead": c / chosen,
+    }
 
 
 def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
@@ -454,10 +547,14 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     order = [int(su["candidates"][i][1:]) for i in perm[:k]]
     acquisition = _acquisition(s, u_acquisition, factor)[:k]  # after detection
     interval = su["interval"]
+    # a failure in the last INJECT_BEFORE_S s before a checkpoint loses as much as one at Khaos's
+    # worst moment (lost_work "worst"), the worst pass's: its supremum, so worst_full_s bounds
+    # every draw at any load (rev20f #2; uniform u T alone exceeded it with probability 3/T)
+    most = lambda T: float(recovery.lost_work(T, "worst")[0][0])  # noqa: E731
     lost = {
-        "incremental": u_checkpoint * interval,
-        "blocking": u_checkpoint * interval,
-        "multilevel": ml.T * (geometric - 1 + u_checkpoint),
+        "incremental": min(u_checkpoint * interval, most(interval)),
+        "blocking": min(u_checkpoint * interval, most(interval)),
+        "multilevel": min(ml.T * (geometric - 1 + u_checkpoint), most(ml.T * _remote_every(ml))),
     }
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     extra_failed = extra_fate < k / len(su["candidates"])
@@ -550,21 +647,21 @@ def normal_costs(name: str) -> pd.DataFrame:
     def in_kb(op):  # KB/s one task of op receives
         return sum(out_kb(u) * ops[u].parallelism for u in topo.upstream(op)) / ops[op].parallelism
 
-    def ckpt_share(which):  # c/T x the checkpointed tasks' share (replication.passive_share)
+    def ckpt_share(which):  # c/T x the checkpointing tasks' share of the checkpointed CPU
         cpu = sum(ops[op].cpu_share for op, _ in which)
         return c.remote_cost_s / interval * cpu / checkpointed_cpu
 
     rows = []
     for scheme, plan in su["plans"].items():
         replicated = [(op, i) for op, i in tasks if f"{op}[{i}]" in plan]
-        passive = [t for t in checkpointed if t not in replicated]
         rows.append(
             {
                 "scheme": scheme,
                 "replica_cpu_nodes": sum(ops[op].cpu_share for op, _ in replicated),
-                "buffer_kb": sum(in_kb(op) * interval for op, _ in passive)
+                # every task checkpoints and keeps its replay buffer (the paper's passive plan)
+                "buffer_kb": sum(in_kb(op) * interval for op, _ in checkpointed)
                 + sum(out_kb(op) * SYNC_PERIOD_S for op, _ in replicated),
-                "checkpoint_overhead": ckpt_share(passive),
+                "checkpoint_overhead": ckpt_share(checkpointed),
                 "checkpoint_interval_s": interval,
             }
         )
@@ -587,7 +684,10 @@ def normal_costs(name: str) -> pd.DataFrame:
         }
     )
     ml = su["multilevel"]
-    per_t = sum(p * cost for p, cost in zip(ml.p, (c.local_cost_s, c.remote_cost_s), strict=True))
+    # the cost on the level law's reading of p2, as the loss (rev20f #8): a remote checkpoint
+    # every m = ceil(1/p2)-th interval, local ones between (p = (0, 1): m = 1, c2)
+    m = _remote_every(ml)
+    per_t = (1 - 1 / m) * c.local_cost_s + c.remote_cost_s / m
     rows.append(
         {
             "scheme": "multilevel",
@@ -595,7 +695,7 @@ def normal_costs(name: str) -> pd.DataFrame:
             "buffer_kb": 0.0,
             # every checkpointed task checkpoints: the whole c/T, as incremental's and blocking's
             "checkpoint_overhead": per_t / ml.T,
-            "checkpoint_interval_s": ml.T / ml.p[-1],
+            "checkpoint_interval_s": ml.T * m,
         }
     )
     frame = pd.DataFrame(rows)

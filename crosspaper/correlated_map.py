@@ -127,8 +127,39 @@ def costs(name: str, grid: list[dict]) -> pd.DataFrame:
     return out
 
 
+def qos_intervals(name: str, grid: list[dict], limit_s: float) -> pd.DataFrame:
+    """Per distinct point of ``grid`` (factor columns and k): blocking at the interval meeting
+    ``limit_s`` in every recovery (correlated.blocking_at_qos, rev20f #1): ``qos_interval_s``,
+    ``qos_worst_full_s`` and ``qos_overhead`` (c/T), NaN where no interval meets it."""
+    rows, seen = [], set()
+    for p in grid:
+        key = (*(float(p.get(k, 1.0)) for k in FACTORS), int(p["k"]))
+        if key in seen:
+            continue
+        seen.add(key)
+        found = cc.blocking_at_qos(variant(name, *key[:3]), key[-1], key[3], key[4], limit_s)
+        rows.append(
+            {
+                **dict(zip([*FACTORS, "k"], key, strict=True)),
+                "qos_interval_s": found["interval_s"] if found else math.nan,
+                "qos_worst_full_s": found["worst_full_s"] if found else math.nan,
+                "qos_overhead": found["checkpoint_overhead"] if found else math.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def at_interval(interval_s: float) -> str:
+    """The decision naming blocking at its QoS interval (qos_intervals): "blocking every <T> s"."""
+    return f"blocking every {interval_s:.0f} s"
+
+
 def decide(
-    runs: pd.DataFrame, normal: pd.DataFrame, limit_s: float, correlated_per_day: float = 1.0
+    runs: pd.DataFrame,
+    normal: pd.DataFrame,
+    limit_s: float,
+    correlated_per_day: float = 1.0,
+    qos: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Per point (the factor columns and k): each scheme's mean lost output and time to full
     output over draws, its normal-time cost, whether it meets ``limit_s`` (every recovery:
@@ -142,7 +173,10 @@ def decide(
     on row order (at p1* = 0 multilevel is blocking at the same interval).
     ``fastest`` and ``least_lost`` name the other extremes. A scenario without correlated
     failures (``correlated_per_day`` = 0; the rate factors keep it 0) has no correlated
-    decision: NO_CORRELATED at every point."""
+    decision: NO_CORRELATED at every point. ``qos`` (qos_intervals): where blocking misses the
+    limit at its utilization optimum, blocking at its QoS interval T competes too, at normal
+    cost c/T (decision ``at_interval(T)``; its draws are not run, so it loses every tie on
+    output lost); the blocking rows carry qos_interval_s and qos_overhead (rev20f #1)."""
     if not (isinstance(limit_s, int | float) and limit_s > 0):
         raise ValueError(f"limit_s must be a number > 0; got {limit_s!r}")
     if not (isinstance(correlated_per_day, int | float) and correlated_per_day >= 0):
@@ -160,10 +194,25 @@ def decide(
     worst = runs.groupby([*keys, "scheme"], as_index=False)["worst_full_s"].max()
     means = means.merge(worst, on=[*keys, "scheme"])
     means["meets_qos"] = means["worst_full_s"] <= limit_s
+    if qos is not None:
+        blocking = means["scheme"] == "blocking"
+        means = means.merge(qos, on=keys, how="left")
+        means.loc[~blocking, ["qos_interval_s", "qos_worst_full_s", "qos_overhead"]] = math.nan
     rows = []
     for key, g in means.groupby(keys, sort=False):
         ranks = ["normal_cost", "exact_lost_s", "buffer_kb"]
-        ok = g[g["meets_qos"]].sort_values(ranks, kind="stable")
+        ok = g[g["meets_qos"]]
+        b = g[g["scheme"] == "blocking"]
+        if qos is not None and len(b) and not b["meets_qos"].iloc[0]:
+            at = b.iloc[0]
+            if math.isfinite(at["qos_interval_s"]):
+                extra = {
+                    "scheme": at_interval(at["qos_interval_s"]),
+                    "normal_cost": at["qos_overhead"],
+                }
+                extra.update(exact_lost_s=math.inf, buffer_kb=math.inf)
+                ok = pd.concat([ok, pd.DataFrame([extra])], ignore_index=True)
+        ok = ok.sort_values(ranks, kind="stable")
         first = ok[ranks].iloc[:1].to_numpy()
         # equal to the optimizer's precision (multilevel's T* and the remote-only optimum differ
         # in the 8th digit where both are p1 = 0)

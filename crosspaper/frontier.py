@@ -62,7 +62,6 @@ Units: s, events/s, hours for rates on the y axis.
 """
 
 import collections
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -365,23 +364,14 @@ def _remember(store: dict, key, compute):
     return store[key]
 
 
-MAX_NODE_SETS = 2000  # correlated node sets enumerated up to this many, else a fixed sample
-
-
 def _node_sets(s: S.Scenario, kind: str) -> list[tuple[int, ...]]:
     """Every node set a failure of ``kind`` may take down, equally likely: each node for a
-    single failure; every correlated_nodes-subset (MAX_NODE_SETS of them drawn with seed 0, the
-    same for every scheme, where there are more)."""
+    single failure; every correlated_nodes-subset for a correlated one (R.node_sets, the one
+    enumeration and cap of both notebooks: above R.MAX_NODE_SETS a fixed sample)."""
     n = s.resources.nodes
     if kind in ("process", "single"):
         return [(i,) for i in range(n)]
-    k = s.failures.correlated_nodes
-    if math.comb(n, k) <= MAX_NODE_SETS:
-        return list(itertools.combinations(range(n), k))
-    rng = np.random.default_rng(0)
-    return [
-        tuple(sorted(rng.choice(n, size=k, replace=False).tolist())) for _ in range(MAX_NODE_SETS)
-    ]
+    return R.node_sets(range(n), s.failures.correlated_nodes)
 
 
 _ACQUIRED: dict[tuple, tuple[int, int]] = {}
@@ -610,7 +600,10 @@ def multilevel_point(params: dict, rng) -> dict:
     system = S.to_multilevel(s, levels=levels)
     p = np.array([p1, 1.0 - p1]) if levels == 2 else np.array([1.0])
     c = s.checkpoint
-    cost = p1 * c.local_cost_s + (1 - p1) * c.remote_cost_s
+    # the cost on the level law's reading of p2, as the loss (rev20f #8): a remote checkpoint
+    # every m = ceil(1/p2)-th interval, local ones between
+    m = R.remote_every(1.0 - p1)
+    cost = (1 - 1 / m) * c.local_cost_s + c.remote_cost_s / m
     reading = cost_reading(params)
     jobs, standby = day_jobs(params, s, cost / T, reading), s.resources.standby_nodes
 
@@ -910,8 +903,10 @@ def ppa_point(params: dict, rng) -> dict:
     """PPA-fraction (Su & Zhou, Fig 10's plans: ppa.ppa_plan) on the scenario's topology
     (to_ppa) through crosspaper.replication: every task checkpointed every T =
     remote_interval_s (passive), the plan's tasks also actively replicated on nodes that can
-    fail (or another failure domain). Overhead = c2/T x the passive tasks' share of the
-    checkpointed CPU (replication.passive_share) + the replicas' CPU / the job's. Per failure
+    fail (or another failure domain). Overhead = c2/T (PPA's passive plan checkpoints EVERY
+    task, replicated or not: Su & Zhou Sec. III, "checkpoints will be periodically created for
+    all the tasks"; a task whose replica died recovers from that checkpoint, rev20f #4) + the
+    replicas' CPU / the job's. Per failure
     (every node once for process and single failures, ``draws`` random correlated sets; the QoS
     over every correlated set, _ppa_worst_waits), a passive task restarts where the one rule
     puts it (recovery.task_waits; at once after a process failure) and recovers through the
@@ -929,7 +924,7 @@ def ppa_point(params: dict, rng) -> dict:
     standby = s.resources.standby_nodes
     c, reading = s.checkpoint, cost_reading(params)
     T = remote_interval_s(s)  # cross_correlated's interval (rev20e #5)
-    share = c.remote_cost_s / T * replication.passive_share(s, plan)  # passive tasks checkpoint
+    share = c.remote_cost_s / T  # every task checkpoints (the paper's passive plan, rev20f #4)
     jobs = day_jobs(params, s, share, reading)
     qjob = catch_up(qos_job(params, s), share, reading)
 
@@ -1478,6 +1473,18 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
             }
         )
     return pd.DataFrame(rows)
+
+
+def best_checkpoint_text(h) -> str:
+    """The finding's words for a :func:`headlines` row's best checkpoint-only point: "<x> s/h at
+    best (<design>, overhead <o>%)", or that no checkpoint-only point is feasible (rev20f #6:
+    not "nan s/h")."""
+    if math.isnan(h["best_checkpoint_s_per_h"]):
+        return f"no feasible point (every one is infeasible or costs {MAX_OVERHEAD:.0%} or more)"
+    return (
+        f"{h['best_checkpoint_s_per_h']:.1f} s/h at best ({h['best_checkpoint']}, overhead "
+        f"{h['best_checkpoint_overhead']:.1%})"
+    )
 
 
 def decision_points(scenarios, grid_kwargs: dict, rate_factors, headroom_factors) -> list[dict]:

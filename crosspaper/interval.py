@@ -331,9 +331,24 @@ def qos_interval(
     (infeasible: even CI = 1 s breaks the limit, e.g. the restart alone or arrivals at
     capacity). Every CI is scanned: under blocking short intervals catch up slower, so the
     recovery is not monotone in CI."""
+    return qos_range(arrivals, sim, limit_s, timing, cost_s)[1]
+
+
+def qos_meeting(arrivals, sim: SimParams, limit_s: float, timing: str = "worst", cost_s=0.0):
+    """(the whole-second CIs 1..MAX_CI_S, whether each one's :func:`recovery_s` stays within
+    ``limit_s``)."""
     cis = np.arange(1, MAX_CI_S + 1)
-    ok = recovery_s(arrivals, cis, sim, timing, cost_s) <= limit_s
-    return float(cis[ok].max()) if ok.any() else math.nan
+    return cis, recovery_s(arrivals, cis, sim, timing, cost_s) <= limit_s
+
+
+def qos_range(
+    arrivals, sim: SimParams, limit_s: float, timing: str = "worst", cost_s: float = 0.0
+) -> tuple[float, float]:
+    """(shortest, longest) whole-second CI meeting ``limit_s`` (:func:`qos_meeting`); (NaN, NaN)
+    where none does. Under blocking (``cost_s`` > 0) the meeting CIs form a range [lo, hi]:
+    too short an interval catches up at too little of C (rev20f #0)."""
+    cis, ok = qos_meeting(arrivals, sim, limit_s, timing, cost_s)
+    return (float(cis[ok].min()), float(cis[ok].max())) if ok.any() else (math.nan, math.nan)
 
 
 def checkpoint_latency_ms(ci, sim: SimParams) -> np.ndarray:
@@ -699,10 +714,12 @@ def headline(s: Scenario, sim: SimParams, peak: float, reading: str = COST_READI
     """The headline numbers of one scenario at the peak load ``peak`` (events/s, the day's highest
     300 s mean) under the checkpoint cost ``reading`` (COST_READINGS): multilevel's one-level
     utilization optimum T*, the recovery of a failure there and the longest interval meeting the
-    recovery limit (:func:`qos_interval`), for worst-case and mid-interval failures; the
-    cost-optimal interval that meets the QoS at worst-case failures, min(T*, QoS interval) (U is
-    unimodal in T), and its status: "optimum meets QoS", "QoS binds" or "infeasible" (no
-    interval meets the limit)."""
+    recovery limit (:func:`qos_interval`) and the shortest (:func:`qos_range`: under blocking the
+    meeting intervals form a range), for worst-case and mid-interval failures; the cost-optimal
+    interval that meets the QoS at worst-case failures and its status: "optimum meets QoS" where
+    the recovery AT T* meets the limit (rev20f #0: not only T* <= the longest meeting interval),
+    else "QoS binds" with the meeting CI of highest U next to T* (U is unimodal in T: the nearest
+    meeting CI below or above T*), or "infeasible" (no interval meets the limit)."""
     best = optimal(to_multilevel(s, levels=1))
     limit, cost = s.qos.recovery_s, blocked_s(s, reading)
     out = {
@@ -711,15 +728,20 @@ def headline(s: Scenario, sim: SimParams, peak: float, reading: str = COST_READI
         "U_at_optimum": float(best.U),
     }
     for timing in TIMINGS:
-        out[f"qos_interval_{timing}_s"] = qos_interval(peak, sim, limit, timing, cost)
+        lo, hi = qos_range(peak, sim, limit, timing, cost)
+        out[f"qos_interval_{timing}_s"] = hi
+        out[f"qos_interval_shortest_{timing}_s"] = lo
         out[f"recovery_at_optimum_{timing}_s"] = float(recovery_s(peak, best.T, sim, timing, cost))
-    allowed = out["qos_interval_worst_s"]
-    if math.isnan(allowed):
+    if math.isnan(out["qos_interval_worst_s"]):
         status, chosen = "infeasible", math.nan
-    elif best.T <= allowed:
+    elif out["recovery_at_optimum_worst_s"] <= limit:
         status, chosen = "optimum meets QoS", float(best.T)
     else:
-        status, chosen = "QoS binds", allowed
+        cis, ok = qos_meeting(peak, sim, limit, "worst", cost)
+        below, above = cis[ok & (cis < best.T)], cis[ok & (cis > best.T)]
+        near = [float(c) for c in (below[-1:].tolist() + above[:1].tolist())]
+        status = "QoS binds"
+        chosen = max(near, key=lambda c: float(remote_utilization(c, s)))
     out["cost_optimal_s"] = chosen
     out["U_at_cost_optimal"] = (
         math.nan if math.isnan(chosen) else float(remote_utilization(chosen, s))
@@ -835,11 +857,16 @@ def decision_map(job: Job, rate_factors, headroom_factors) -> pd.DataFrame:
 def decision_table(table: pd.DataFrame, scenario: str, column: str) -> pd.DataFrame:
     """One scenario's :func:`decision_map` ``column`` as text, rows headroom factor, columns
     failure-rate factor: "<n> s", "infeasible" where NaN, " (QoS)" added to a cost-optimal
-    interval the limit binds."""
+    interval the limit binds; a QoS interval (qos_interval_<timing>_s) as the meeting range
+    "<lo>-<hi> s" (rev20f #0)."""
     mine = table[table["scenario"] == scenario]
     values = mine.pivot(index="headroom_factor", columns="rate_factor", values=column)
     status = mine.pivot(index="headroom_factor", columns="rate_factor", values="status")
     text = values.map(_fmt)
+    shortest = column.replace("qos_interval_", "qos_interval_shortest_")
+    if column.startswith("qos_interval_") and shortest in mine:
+        lo = mine.pivot(index="headroom_factor", columns="rate_factor", values=shortest)
+        text = text.where(values.isna(), lo.map(lambda v: f"{v:.0f}-") + text)
     if column == "cost_optimal_s":
         text = text.where(status != "QoS binds", text + " (QoS)")
     return text
@@ -954,8 +981,9 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
         f"{_fmt(row.recovery_at_optimum_worst_s)} to recover at the worst moment, "
         f"{_fmt(row.recovery_at_optimum_mid_s)} at the median moment (mid-interval). "
         + (
-            f"Recovery stays within {s.qos.recovery_s:.0f} s up to CI = "
-            f"{_fmt(row.qos_interval_worst_s)} (worst moment; "
+            f"Recovery stays within {s.qos.recovery_s:.0f} s for CI = "
+            f"{row.qos_interval_shortest_worst_s:.0f} to {_fmt(row.qos_interval_worst_s)} (worst "
+            f"moment; "
             if not math.isnan(row.qos_interval_worst_s)
             else f"No interval keeps recovery within {s.qos.recovery_s:.0f} s at the peak (worst "
             f"moment; "
@@ -1039,7 +1067,14 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
     over_mid = each(
         lambda n: f"{c.loc[(n, 'multilevel 1-level'), 'recovery_true_violations_mid_s']:.0f}"
     )
-    allowed = each(lambda n: _fmt(d.loc[n, "qos_interval_worst_s"], "none"))
+    allowed = each(  # the meeting range lo-hi (rev20f #0)
+        lambda n: (
+            _fmt(d.loc[n, "qos_interval_worst_s"], "none")
+            if math.isnan(d.loc[n, "qos_interval_worst_s"])
+            else f"{d.loc[n, 'qos_interval_shortest_worst_s']:.0f}-"
+            + _fmt(d.loc[n, "qos_interval_worst_s"])
+        )
+    )
     readings = each(lambda n: jobs[n].cost_reading)
     other = each(
         lambda n: _fmt(d.loc[n, f"qos_interval_{_other_reading(jobs[n])}_worst_s"], "none")
@@ -1098,8 +1133,8 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         f"one-level optimum, Young/Daly within {gap:.0f} s of it) is {optimum} s and replays to "
         f"{over} s of true recovery above the limit over the day with failures at the worst "
         f"moment ({over_mid} s with every failure at the median moment, mid-interval)"
-        f"{caveat}, while the longest interval the recovery "
-        f"limit allows at the peak load is {allowed} ({allowed_mid} at the median moment"
+        f"{caveat}, while the intervals the recovery "
+        f"limit allows at the peak load are {allowed} ({allowed_mid} at the median moment"
         f"{reading_note}). "
         + (
             f"The optimum meets the limit here: the jobs run far enough below their capacity "

@@ -44,6 +44,7 @@ the catch-up drains (``down_s`` above). A process failure keeps its node: no wai
 Units: s, events/s.
 """
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -135,7 +136,9 @@ def _closed_form(lost, down, a, capacity, tau, fraction):
     start = np.minimum(peak, knee)
     exponential_part = target < start
     with np.errstate(divide="ignore", invalid="ignore"):
-        tail = np.where(exponential_part, tau * np.log(start / target), 0.0)
+        # below the knee start / target is 1 / fraction exactly (rev20f #7: a subnormal peak)
+        ratio = np.where(peak <= knee, 1.0 / fraction, start / target)
+        tail = np.where(exponential_part, tau * np.log(ratio), 0.0)
     linear = np.where(exponential_part, np.maximum(peak - knee, 0.0), peak - target) / spare
     return down + linear + tail
 
@@ -151,6 +154,24 @@ def _lost_intervals(interval_s: float, keep: float) -> tuple[np.ndarray, np.ndar
         raise ValueError(f"keep must lie in (0, 1]; got {keep!r}")
     m = remote_every(keep)
     return np.arange(m) * float(interval_s), np.full(m, 1.0 / m)
+
+
+MAX_NODE_SETS = 2000  # correlated node sets enumerated up to this many, else a fixed sample
+
+
+def node_sets(nodes, k: int) -> list[tuple[int, ...]]:
+    """The k-node sets a correlated failure of ``nodes`` (ints) may take, the one enumeration of
+    the cross notebooks (rev20f #5): every k-subset up to MAX_NODE_SETS of them, else
+    MAX_NODE_SETS drawn with seed 0 (a stated sample: "every set" then means every sampled set),
+    the same for every scheme and both notebooks."""
+    nodes = list(nodes)
+    if math.comb(len(nodes), k) <= MAX_NODE_SETS:
+        return list(itertools.combinations(nodes, k))
+    rng = np.random.default_rng(0)
+    return [
+        tuple(sorted(int(x) for x in rng.choice(nodes, size=k, replace=False)))
+        for _ in range(MAX_NODE_SETS)
+    ]
 
 
 def remote_every(p: float) -> int:

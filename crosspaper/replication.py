@@ -19,7 +19,10 @@ active replication (Su & Zhou, ICDE 2016) of a scenario's tasks on its nodes.
 - A failed task without a live replica is passive: it restarts where the cross notebooks' one
   rule puts it (crosspaper.recovery.task_waits: the survivors' spare under the CPU cap at once,
   then a standby node at once, then an acquired node when it arrives) and then recovers from its
-  checkpoint through the shared recovery model (crosspaper.recovery). The
+  checkpoint through the shared recovery model (crosspaper.recovery): PPA's passive plan
+  checkpoints EVERY task (Su & Zhou Sec. III: "checkpoints will be periodically created for all
+  the tasks"), so every plan pays c/T and a task whose replica died has its checkpoint
+  (rev20f #4; before, a plan paid only its unreplicated tasks' share). The
   survivors' spare is counted from the job's own tasks (the replicas' CPU aside).
 - Meanwhile the output is tentative with fidelity OF (``ppa.output_fidelity``, Eq. (4)) of the
   tasks not yet back; the output-seconds lost are ∫ (1 - OF(t)) dt.
@@ -84,18 +87,6 @@ def task_cpu(s) -> dict[str, float]:
 def task_nodes(s) -> dict[str, int]:
     """{"op[i]": node index} of every task of the scenario."""
     return {f"{op.name}[{i}]": k for op in s.topology.operators for i, k in enumerate(op.nodes)}
-
-
-def passive_share(s, plan: Iterable[str]) -> float:
-    """The share of a checkpoint's cost a PPA plan pays: the CPU of its passive tasks (the
-    checkpointed ones, every non-source task, outside the plan) over all checkpointed tasks' CPU.
-    A plan's checkpoint every T costs c/T x this (PPA-0: c/T, a single-level checkpoint's), in
-    cross_frontier and cross_correlated alike (rev20d #11)."""
-    sources = {op.name for op in s.topology.operators if not s.topology.upstream(op.name)}
-    checkpointed = {t: c for t, c in task_cpu(s).items() if t.split("[")[0] not in sources}
-    total = sum(checkpointed.values())
-    plan = set(plan)
-    return sum(c for t, c in checkpointed.items() if t not in plan) / total if total else 0.0
 
 
 def replica_cost(s, plan: Iterable[str]) -> tuple[float, int]:

@@ -166,8 +166,8 @@ def test_process_failures_restart_at_once_for_ppa_and_incremental():
 
 
 def test_ppa_overhead_charges_the_replicas_cpu():
-    """PPA's x: c/T x the passive tasks' share (replication.passive_share, rev20d #11) + the
-    replicas' CPU / the job's resources (kills ppa_replica_cpu_dropped)."""
+    """PPA's x: c/T (every task checkpoints, rev20f #4) + the replicas' CPU / the job's
+    resources (kills ppa_replica_cpu_dropped)."""
     from crosspaper import replication as P
 
     s = S.load("khaos_ysb")
@@ -176,8 +176,7 @@ def test_ppa_overhead_charges_the_replicas_cpu():
     )
     topology, _ = S.to_ppa(s)
     cpu, _ = P.replica_cost(s, F._plan(topology, 1.0))
-    plan = F._plan(topology, 1.0)
-    share = s.checkpoint.remote_cost_s / F.remote_interval_s(s) * P.passive_share(s, plan)
+    share = s.checkpoint.remote_cost_s / F.remote_interval_s(s)
     assert cpu > 0 and row["own_replica_cpu_nodes"] == pytest.approx(cpu)
     assert row["overhead"] == pytest.approx(share + cpu / F.job_resources(s))
 
@@ -397,27 +396,22 @@ def test_fastrecover_catch_up_under_blocking_is_the_busiest_operators():
     assert 0 < ch.max() < ch.sum()  # max != sum: the busiest operator, not every one
 
 
-def test_ppa_checkpoint_charge_fails_on_charging_replicated_tasks():
-    """rev20d #11: one PPA checkpoint charge in both notebooks, the passive tasks' share of c/T:
-    PPA-0 (nothing replicated) pays c/T like a single-level checkpoint, a plan replicating every
-    checkpointed task pays none; cross_correlated's normal costs charge the same share."""
-    from crosspaper import replication as P
-
+def test_ppa_checkpoint_charge_fails_on_charging_only_unreplicated_tasks():
+    """rev20f #4: PPA's passive plan checkpoints every task (Su & Zhou Sec. III), so every plan
+    pays c/T in both notebooks, PPA-1.0 too: it recovers a task whose replica died with its node
+    from that checkpoint (the worst fate). The old charge, c/T x the unreplicated tasks' CPU
+    share (0 for PPA-1.0 on khaos_ysb and fig9), fails here."""
     for name in ("khaos_ysb", "incremental_fig9"):
         s = S.load(name)
-        topology, _ = S.to_ppa(s)
-        assert P.passive_share(s, frozenset()) == 1.0
         c_over_t = s.checkpoint.remote_cost_s / F.remote_interval_s(s)  # rev20e #5
         for fraction in (0.0, 0.5, 1.0):
-            plan = F._plan(topology, fraction)
             row = F.ppa_point(
                 {"scenario": name, "fraction": fraction, "draws": 2}, np.random.default_rng(0)
             )
-            assert row["checkpoint_share"] == pytest.approx(c_over_t * P.passive_share(s, plan))
+            assert row["checkpoint_share"] == pytest.approx(c_over_t)
     su = cc.setup("incremental_fig9")
     costs = cc.normal_costs("incremental_fig9").set_index("scheme")["checkpoint_overhead"]
     c_over_t = su["scenario"].checkpoint.remote_cost_s / su["interval"]
-    assert costs["blocking"] == pytest.approx(c_over_t) == costs["PPA-0"]
-    for scheme, plan in su["plans"].items():
-        share = P.passive_share(su["scenario"], plan)
-        assert costs[scheme] == pytest.approx(c_over_t * share)
+    assert costs["blocking"] == pytest.approx(c_over_t)
+    for scheme in su["plans"]:
+        assert costs[scheme] == pytest.approx(c_over_t)

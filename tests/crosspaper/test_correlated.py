@@ -386,3 +386,98 @@ def test_worst_full_s_fails_on_the_drawn_wait():
     shorter = recovery.recovery_s(lost, mean_wait + s.checkpoint.remote_restart_s, job)
     half = recovery.recovery_s(su["interval"] / 2, wait, job)
     assert got > max(shorter, half) + 1.0
+
+
+def test_worst_full_fails_on_a_drawn_moment_past_the_worst(tmp_path):
+    """rev20f #2: without a measured day (experiment "none") the worst pass and the draws catch
+    up at the same load, so only the moment separates them: draws uniform on the whole interval
+    (lost u T) exceeded the worst pass's T - 3 s in about 3/T of the draws (rev20f: 26 of 200 at
+    T = 22.5 s, k = 4). A failure in the last 3 s is now charged as at T - 3 s, so no draw
+    exceeds worst_full_s; the planted old rule (u T) fails here."""
+    import re
+
+    text = (S.SCENARIOS / "template.toml").read_text()
+    for key, value in {
+        "process_per_day": "2000.0",
+        "local_cost_s": "0.3",
+        "local_restart_s": "2.0",
+        "catch_up_rate": "12000.0",
+        "experiment": '"none"',
+    }.items():
+        text, n = re.subn(rf"(?m)^{key} = [^ #]+", f"{key} = {value}", text)
+        assert n == 1, key
+    (tmp_path / "p1_noday.toml").write_text(text)
+    s = S.load(tmp_path / "p1_noday.toml")
+    worst = cc.worst_full_s(s, 4, 1.0)
+    params = {"scenario": s, "k": 4, "delay_factor": 1.0, "horizon_s": 600.0, "step_s": 200.0}
+    params |= {"engine": False, "engine_rate": 1.0}
+    at_worst = 0
+    for seed in range(60):
+        for r in cc.correlated_point(params, np.random.default_rng([7, seed])):
+            if r["kind"] == cc.SUMMARY:
+                assert r["t_full_s"] <= worst[r["scheme"]] + 1e-9, (seed, r["scheme"])
+                at_worst += r["scheme"] == "blocking" and r["t_full_s"] > worst["blocking"] - 1e-6
+    assert at_worst > 0  # some draws sit in the last 3 s: the bound is tight there
+
+
+def test_worst_fails_on_the_first_node_set(tmp_path):
+    """rev20f #3: the template with an incremental CPU cap of 0.55 (rev20f's asym.toml): its
+    first 2-node set (n0, n1) fits on the survivors (about 1,092 s at the QoS load), 30 of the
+    45 sets need a new node. The worst over EVERY set, in both notebooks and for every scheme,
+    is the recovery by hand with the wait at the acquisition law's upper end: blocking at its
+    optimum T, lost T - 3 s, down 360 + 17.69 s, catching up at C (1 - c/T) at the QoS load
+    (every plan pays c/T, rev20f #4). A worst over the first set only (rev20f's mutants b, d2,
+    e) gives about 1,092 s."""
+    import re
+
+    from crosspaper import frontier as F
+
+    text = (S.SCENARIOS / "template.toml").read_text()
+    text, n = re.subn(r"(?m)^cpu_cap = [^ #]+", "cpu_cap = 0.55", text)
+    assert n == 1
+    path = tmp_path / "asym.toml"
+    path.write_text(text)
+    s, su = S.load(path), cc.setup(str(path))
+    assert recovery.acquired_nodes(s, [0, 1], 0)[0] == 0  # the first set waits for no new node
+    job = recovery.job_of(s, F.qos_load(str(path)))
+    T, c = su["interval"], s.checkpoint.remote_cost_s
+    down = recovery.acquisition_upper_s(s) + s.checkpoint.remote_restart_s
+    hand = float(recovery.recovery_s(T - 3.0, down, job, capacity=job.capacity * (1 - c / T)))
+    assert hand > 3000.0
+    worst = cc.worst_full_s(str(path), 2, 1.0)
+    for scheme in ("incremental", "blocking", *su["plans"]):
+        assert worst[scheme] == pytest.approx(hand, rel=1e-9), scheme
+    rng = np.random.default_rng(0)
+    for fraction in (0.0, 0.5, 1.0):
+        row = F.ppa_point({"scenario": str(path), "fraction": fraction, "draws": 2}, rng)
+        assert row["recovery_correlated_s"] == pytest.approx(hand, rel=1e-9), fraction
+    row = F.incremental_point({"scenario": str(path), "extra_standby": 0, "draws": 2}, rng)
+    assert row["recovery_correlated_s"] == pytest.approx(hand, rel=1e-9)
+
+
+def test_both_notebooks_share_one_node_set_enumeration(tmp_path, monkeypatch):
+    """rev20f #5: one enumeration of the k-node sets with one cap (recovery.node_sets) in both
+    notebooks: above the cap both judge the same seed-0 sample, so they agree on a large job
+    (here the cap lowered to 50 under the template's C(10, 3) = 120 sets; before, cross_correlated
+    enumerated every set without a cap and cross_frontier sampled its own). Not a falsification
+    of the old code on this scenario: its worst set is common, so the sample reaches it too."""
+    import re
+
+    from crosspaper import frontier as F
+
+    monkeypatch.setattr(recovery, "MAX_NODE_SETS", 50)
+    sets = recovery.node_sets(range(10), 3)
+    assert len(sets) == 50 and sets == recovery.node_sets(range(10), 3)
+    assert len(recovery.node_sets(range(10), 2)) == 45  # below the cap: every set
+    text = (S.SCENARIOS / "template.toml").read_text()
+    for key, value in {"correlated_nodes": "3", "cpu_cap": "0.55"}.items():
+        text, n = re.subn(rf"(?m)^{key} = [^ #]+", f"{key} = {value}", text)
+        assert n == 1, key
+    path = tmp_path / "big.toml"
+    path.write_text(text)
+    worst = cc.worst_full_s(str(path), 3, 1.0)
+    rng = np.random.default_rng(0)
+    row = F.ppa_point({"scenario": str(path), "fraction": 0.5, "draws": 2}, rng)
+    assert row["recovery_correlated_s"] == pytest.approx(worst["PPA-0.5"], rel=1e-9)
+    row = F.incremental_point({"scenario": str(path), "extra_standby": 0, "draws": 2}, rng)
+    assert row["recovery_correlated_s"] == pytest.approx(worst["incremental"], rel=1e-9)

@@ -283,3 +283,52 @@ def test_decide_fails_on_deciding_without_correlated_failures():
     assert set(none["decision"]) == {cm.NO_CORRELATED}
     with pytest.raises(ValueError, match="correlated_per_day"):
         cm.decide(runs, normal, 250.0, correlated_per_day=-1.0)
+
+
+def test_decide_fails_on_judging_checkpoints_only_at_their_utilization_optimum():
+    """rev20f #1: on the template at headroom x1.3 (k = 2, limit 240 s) every scheme at its
+    utilization-optimal interval (150.5 s) takes 367-409 s in its worst recovery, so the old
+    decision was "none"; a blocking checkpoint every 30-62 s meets 240 s (cross_interval's
+    "QoS binds, 62 s" for the same cell). The decision now names blocking at its QoS interval,
+    62 s (the meeting interval next to the optimum), at its overhead c/T = 5/62. Its worst
+    recovery by the shortcut equals the worst pass's at the optimum (blocking's recovery grows
+    with its down time at any interval)."""
+    s = S.load(S.TEMPLATE)
+    point = {**BASE, "k": 2, "horizon_s": 600.0, "step_s": 50.0}
+    point = {**point, **dict.fromkeys(cm.FACTORS, 1.0), "headroom_factor": 1.3}
+    runs = pd.DataFrame(
+        [
+            {**point, "iteration": i, **row}
+            for i in range(2)
+            for row in cm.sensitivity_point(point, np.random.default_rng(i))
+        ]
+    )
+    normal = cm.costs(S.TEMPLATE, [point])
+    old = cm.decide(runs, normal, s.qos.recovery_s)
+    assert set(old["decision"]) == {cm.NONE}  # the old behaviour, without the QoS interval
+    qos = cm.qos_intervals(S.TEMPLATE, [point], s.qos.recovery_s)
+    d = cm.decide(runs, normal, s.qos.recovery_s, qos=qos)
+    assert set(d["decision"]) == {cm.at_interval(62.0)}
+    b = d.set_index("scheme").loc["blocking"]
+    assert b["qos_interval_s"] == 62.0 and b["qos_overhead"] == pytest.approx(5.0 / 62.0)
+    assert 230.0 < b["qos_worst_full_s"] <= 240.0
+    v = cm.variant(S.TEMPLATE, headroom_factor=1.3)
+    down = cc.blocking_worst_down_s(v, 2, 1.0)
+    assert b["worst_full_s"] == pytest.approx(cc.worst_full_s(v, 2, 1.0, 1.0)["blocking"])
+    assert down == v.checkpoint.remote_restart_s  # every 2-set fits on the survivors: no wait
+
+
+def test_blocking_shortcut_fails_on_a_down_time_other_than_the_worst_passs():
+    """blocking_at_qos reads blocking's worst recovery at any T from one down time (its worst
+    k-set's): on khaos_iot (k = 2: every set waits for a node, 377.69 s down) it equals the worst
+    pass over every set at the optimum; the restart alone (17.69 s) would not."""
+    from crosspaper import frontier, recovery
+
+    s = S.load("khaos_iot")
+    job = recovery.job_of(s, frontier.qos_load(s))
+    T, c = cc.setup(s)["interval"], s.checkpoint.remote_cost_s
+    down = cc.blocking_worst_down_s(s, 2, 1.0)
+    assert down == pytest.approx(377.69)
+    shortcut = recovery.recovery_s(T - 3.0, down, job, capacity=job.capacity * (1 - c / T))
+    assert float(shortcut) == pytest.approx(cc.worst_full_s(s, 2, 1.0, 1.0)["blocking"])
+    assert cc.blocking_at_qos(s, 2, 1.0, 1.0, s.qos.recovery_s) is None  # the wait alone > 240 s

@@ -1059,3 +1059,41 @@ def test_incremental_correlated_qos_fails_on_drawn_node_sets():
     assert len(got) == 1
     s = S.load("khaos_iot")
     assert got.pop() > s.qos.recovery_s
+
+
+def test_best_checkpoint_text_fails_on_printing_nan():
+    """rev20f #6: where no checkpoint-only point is feasible (rev20f's my_job and nocorr quick
+    runs) the finding said "nan s/h at best (, overhead nan%)"."""
+    none = {
+        "best_checkpoint_s_per_h": np.nan,
+        "best_checkpoint": "",
+        "best_checkpoint_overhead": np.nan,
+    }
+    text = F.best_checkpoint_text(none)
+    assert "nan" not in text and text.startswith("no feasible point")
+    some = {
+        "best_checkpoint_s_per_h": 12.34,
+        "best_checkpoint": "x",
+        "best_checkpoint_overhead": 0.05,
+    }
+    assert F.best_checkpoint_text(some) == "12.3 s/h at best (x, overhead 5.0%)"
+
+
+def test_multilevel_cost_fails_on_the_optimizers_p2():
+    """rev20f #8: the loss reads p2 as a remote checkpoint every m = ceil(1/p2)-th interval; the
+    cost now does too, in both notebooks. At p1 = 0.6 (p2 = 0.4: m = 3, one remote in three)
+    the cost per interval is (2 c1 + c2) / 3, not 0.6 c1 + 0.4 c2; cross_correlated's optimum
+    likewise, with its remote checkpoints every m T*."""
+    s = S.load("khaos_ysb")
+    c, T = s.checkpoint, 30.0
+    row = F.multilevel_point({"scenario": "khaos_ysb", "T_s": T, "p1": 0.6}, None)
+    assert row["checkpoint_share"] == pytest.approx((2 * c.local_cost_s + c.remote_cost_s) / 3 / T)
+    from crosspaper import correlated as cc
+
+    su = cc.setup("incremental_fig9")
+    ml, ck = su["multilevel"], su["scenario"].checkpoint
+    m = math.ceil(1 / ml.p[-1] - 1e-9)
+    row = cc.normal_costs("incremental_fig9").set_index("scheme").loc["multilevel"]
+    per_t = ((m - 1) * ck.local_cost_s + ck.remote_cost_s) / m
+    assert row["checkpoint_overhead"] == pytest.approx(per_t / ml.T, rel=1e-12)
+    assert row["checkpoint_interval_s"] == pytest.approx(m * ml.T, rel=1e-12)

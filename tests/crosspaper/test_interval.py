@@ -349,6 +349,7 @@ def finding_inputs(allowed: float, status: str):
                 "scenario": "a",
                 "utilization_optimal_s": 265.0,
                 "qos_interval_worst_s": allowed,
+                "qos_interval_shortest_worst_s": allowed / 5,
                 "qos_interval_mid_s": allowed * 2,
                 "peak_arrivals": 30_000.0,
                 "capacity": 40_000.0,
@@ -382,7 +383,8 @@ def test_finding_is_written_from_the_tables():
         and "(2162 s with every failure at the median moment" in text
     )
     assert (
-        "allows at the peak load is 50 s (100 s at the median moment; checkpoint cost read as "
+        "allows at the peak load are 10-50 s (100 s at the median moment; checkpoint cost read "
+        "as "
         "blocking: 50 s read the other way, the same)"
         in text
         and "They disagree" in text
@@ -391,7 +393,7 @@ def test_finding_is_written_from_the_tables():
     assert "never reconfigured on a (stayed at 10 s)" in text
     infeasible = I.finding(*finding_inputs(np.nan, "infeasible"))
     assert (
-        "peak load is none (none at the median moment; checkpoint cost read as blocking: 50 s "
+        "peak load are none (none at the median moment; checkpoint cost read as blocking: 50 s "
         "read the other way, so the QoS headline **depends** on the reading)"
         in infeasible
         and "costs nothing (no interval" in infeasible
@@ -478,6 +480,7 @@ def test_scenario_finding_fails_on_a_reading_it_does_not_state():
             "recovery_at_optimum_worst_s": 554.0,
             "recovery_at_optimum_mid_s": 340.0,
             "qos_interval_worst_s": np.nan,
+            "qos_interval_shortest_worst_s": np.nan,
             "qos_interval_mid_s": np.nan,
             "qos_interval_replayed_grid_worst_s": 30.0,
             "qos_interval_replayed_grid_mid_s": 60.0,
@@ -496,5 +499,56 @@ def test_scenario_finding_fails_on_a_reading_it_does_not_state():
     text = I.scenario_finding(FakeJob, row, curve, sens)
     assert "read as async it is 50 s: the QoS interval **depends** on the reading" in text
     assert "Waiting for a node (+120 s, +360 s) leaves no feasible interval." in text
-    row["qos_interval_worst_s"] = 50.0
-    assert "read as async it is 50 s, the same." in I.scenario_finding(FakeJob, row, curve, sens)
+    row["qos_interval_worst_s"], row["qos_interval_shortest_worst_s"] = 50.0, 12.0
+    again = I.scenario_finding(FakeJob, row, curve, sens)
+    assert "read as async it is 50 s, the same." in again
+    assert "within 240 s for CI = 12 to 50 s" in again
+
+
+# rev20f's my_job.toml: the template with these values (a user's own job, frequent process failures)
+MY_JOB = {
+    "process_per_day": "2000.0",
+    "correlated_nodes": "3",
+    "standby_nodes": "1",
+    "local_cost_s": "0.3",
+    "local_restart_s": "2.0",
+    "catch_up_rate": "36000.0",
+    "recovery_s": "600.0",
+}
+
+
+def my_job(tmp_path) -> Path:
+    """data/scenarios/template.toml with MY_JOB's values, written under ``tmp_path``."""
+    import re
+
+    text = (DATA / "scenarios" / "template.toml").read_text()
+    for key, value in MY_JOB.items():
+        text, n = re.subn(rf"(?m)^{key} = [^ #]+", f"{key} = {value}", text)
+        assert n == 1, key
+    path = tmp_path / "my_job.toml"
+    path.write_text(text)
+    return path
+
+
+def test_headline_fails_on_an_optimum_below_the_qos_range(tmp_path):
+    """rev20f #0: under blocking the intervals meeting the limit form a range [lo, hi] (too short
+    an interval catches up at too little of C). On my_job T* = 22.5 s lies below lo = 30 s and
+    recovers in about 5,666 s against 600 s; the old rule (T* <= hi: "optimum meets QoS") said
+    the optimum meets the limit. The status now reads the recovery at T*, the cost-optimal
+    interval is the meeting CI next to T*, and the map shows the range."""
+    s = load(my_job(tmp_path))
+    job = I.Job(s, DATA / "khaos")
+    h = I.headline(s, job.qos_sim, job.peak)
+    assert h["cost_reading"] == "blocking"
+    assert h["utilization_optimal_s"] == pytest.approx(22.53, abs=0.01)
+    assert h["recovery_at_optimum_worst_s"] == pytest.approx(5666.0, rel=1e-3)
+    assert (h["qos_interval_shortest_worst_s"], h["qos_interval_worst_s"]) == (30.0, 135.0)
+    assert h["status"] == "QoS binds" and h["cost_optimal_s"] == 30.0
+
+    class FakeJob:  # the job's fields for the map
+        scenario, peak, cost_reading, qos_sim = s, job.peak, job.cost_reading, job.qos_sim
+
+    table = I.decision_map(FakeJob, [1.0], [1.0])
+    assert I.decision_table(table, s.name, "qos_interval_worst_s").iloc[0, 0] == "30-135 s"
+    wrong = table[(table["status"] == "optimum meets QoS")]
+    assert (wrong["recovery_at_optimum_worst_s"] <= 600.0).all()

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from crosspaper import recovery as R
@@ -40,6 +40,7 @@ def test_no_catch_up_is_infinite_and_bad_input_refused():
     tau=st.floats(0, 100),
     rho=st.floats(0.05, 0.95),
 )
+@example(lost=0.0, down=5e-324, tau=4.0, rho=0.28125)  # rev20f #7: a subnormal peak backlog
 def test_recovery_grows_with_lost_work_and_down_time(lost, down, tau, rho):
     job = R.Job(input_rate=rho * 1000.0, capacity=1000.0, drain_tau_s=tau)
     base = R.recovery_s(lost, down, job)
