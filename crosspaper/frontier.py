@@ -478,13 +478,15 @@ MAX_RECOVERY_OVER_MTBF = 1.0
 def _finish(row: dict, s: S.Scenario, feasible: bool = True) -> dict:
     """Adds unavailability (capped at 3,600 s/h), feasibility, the share of the mean time between
     failures a failure's expected loss takes (``recovery_over_mtbf``: infeasible at
-    MAX_RECOVERY_OVER_MTBF) and the QoS mark."""
+    MAX_RECOVERY_OVER_MTBF) and the QoS mark; ``drains`` keeps ``feasible`` as given (the
+    recoveries catch up, the checkpoints leave time to process), which no failure rate changes."""
     lam = per_hour(s)
     used = [k for k in KINDS if lam[k] > 0]
     y = sum(lam[k] * row[f"loss_{k}_s"] for k in used)
     longest = max((row[f"loss_{k}_s"] for k in used), default=0.0)
     share = sum(lam[k] for k in used) / SECONDS_PER_HOUR * longest if used else 0.0
     row["recovery_over_mtbf"] = float(share) if share == share else math.nan
+    row["drains"] = bool(feasible)  # before y's cut-offs: what rescaled needs at other rates
     ok = feasible and math.isfinite(y) and y < SECONDS_PER_HOUR and math.isfinite(row["overhead"])
     ok = ok and share < MAX_RECOVERY_OVER_MTBF
     worst = max((row[f"recovery_{k}_s"] for k in used), default=0.0)
@@ -581,6 +583,17 @@ def baseline_point(params: dict, rng) -> dict:
     return _checkpoint_point(s, params, str(params["baseline"]), float(params["T_s"]), timing)
 
 
+def _multilevel_utilization(s: S.Scenario, T: float, p1: float) -> float:
+    """Multilevel's own measure: U of Eq. (13) (multilevel.utilization) at T and p1 on
+    to_multilevel(s), 0 where T <= Σ p c; the failure rates change it (rescaled)."""
+    from multilevel.utilization import utilization
+
+    levels = 2 if p1 > 0 else 1
+    system = S.to_multilevel(s, levels=levels)
+    p = np.array([p1, 1.0 - p1]) if levels == 2 else np.array([1.0])
+    return float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
+
+
 def multilevel_point(params: dict, rng) -> dict:
     """Multilevel (Jayasekara et al.) at interval T_s with level-1 probability p1 on
     to_multilevel(s) (level 1 = process failures, level 2 = node failures): overhead Σ p_l c_l / T
@@ -592,13 +605,8 @@ def multilevel_point(params: dict, rng) -> dict:
     recovery._lost_intervals; Section 3's lost checkpoints). Own measure: U of Eq. (13)
     (multilevel.utilization, 0 where T <= Σ p c); feasibility is every scheme's (the shared
     model's loss, progresses(Σ p c / T)), not U, whose recovery model is not the frontier's."""
-    from multilevel.utilization import utilization
-
     s, timing = scenario_of(params)
     T, p1 = float(params["T_s"]), float(params["p1"])
-    levels = 2 if p1 > 0 else 1
-    system = S.to_multilevel(s, levels=levels)
-    p = np.array([p1, 1.0 - p1]) if levels == 2 else np.array([1.0])
     c = s.checkpoint
     # the cost on the level law's reading of p2, as the loss (rev20f #8): a remote checkpoint
     # every m = ceil(1/p2)-th interval, local ones between
@@ -638,7 +646,7 @@ def multilevel_point(params: dict, rng) -> dict:
 
     qjob = catch_up(qos_job(params, s), cost / T, reading)
     losses, recoveries = per_kind(jobs, timing), worst_kind(qjob)
-    u = float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
+    u = _multilevel_utilization(s, T, p1)
     return _finish(
         _row(
             f"T={T:g}s p1={p1:g}",
@@ -712,19 +720,22 @@ def fastrecover_point(params: dict, rng) -> dict:
             (losses, jobs, timing, waits, np.mean),
             (recoveries, (qjob,), "worst", longest, np.max),  # every recovery: the worst set
         ):
-            per_set = [
-                max(
-                    (
-                        _expected_recovery_s(
-                            interval_s[i], w + restart + 60.0 * restore_min[i], j, when
+            per_set, seen = [], {}  # sets of one wait and hit operators: one slowest segment
+            for w, h in zip(wait, hit, strict=True):
+                if (w, h.tobytes()) not in seen:
+                    seen[w, h.tobytes()] = [
+                        max(
+                            (
+                                _expected_recovery_s(
+                                    interval_s[i], w + restart + 60.0 * restore_min[i], j, when
+                                )
+                                for i in np.flatnonzero(h)
+                            ),
+                            default=0.0,
                         )
-                        for i in np.flatnonzero(h)
-                    ),
-                    default=0.0,
-                )
-                for w, h in zip(wait, hit, strict=True)
-                for j in js
-            ]
+                        for j in js
+                    ]
+                per_set += seen[w, h.tobytes()]
             out[kind] = float(over(per_set))
     overhead = float(ch.sum())
     return _finish(
@@ -853,11 +864,19 @@ def remote_interval_s(s: S.Scenario) -> float:
     configured checkpoint.interval_s: the checkpoint-only schemes are swept over T, these two
     sit at an optimised interval, not an unoptimised one. Without process failures (no level 1)
     the one-level system is the same optimum."""
+    if s.failures.process_per_day <= 0:
+        return float(multilevel_optimum(S.to_multilevel(s, levels=1)).T)
+    return float(multilevel_optimum(S.to_multilevel(s, levels=2), zero_levels=(1,)).T)
+
+
+@cache
+def multilevel_optimum(system, zero_levels: tuple = ()):
+    """multilevel.optimize.optimal, remembered per process by the System (rates, costs,
+    restarts): the scenario variants of the headroom, delay and QoS factors share it (no field
+    of theirs enters the System), and each optimum is several L-BFGS-B runs."""
     from multilevel.optimize import optimal
 
-    if s.failures.process_per_day <= 0:
-        return float(optimal(S.to_multilevel(s, levels=1)).T)
-    return float(optimal(S.to_multilevel(s, levels=2), zero_levels=(1,)).T)
+    return optimal(system, zero_levels)
 
 
 def _ppa_worst_waits(s: S.Scenario, plan, extra: int) -> tuple[float, bool]:
@@ -1496,3 +1515,74 @@ def decision_points(scenarios, grid_kwargs: dict, rate_factors, headroom_factors
                 scenarios, **grid_kwargs, rate_factor=float(rate), headroom_factor=float(headroom)
             )
     return [{**p, "replay": False} if p["approach"] == "khaos" else p for p in points]
+
+
+# -- the failure-rate factor as post-processing ------------------------------------------------
+# Approaches whose point at rate factor f is its point at factor 1 with y's rates x f: no loss,
+# recovery, overhead or QoS mark of theirs reads a failure rate (the failure draws and counts do
+# not either: every node once, ``draws`` correlated sets, whatever the rates), only _finish's
+# weights and cut-offs and multilevel's own U (_multilevel_utilization). Not the others:
+# baseline (Young/Daly's T), PPA and incremental (remote_interval_s, multilevel's optimum) and
+# FastRecover (Algorithm 1 optimizes Σ ρ_i rt_i, ρ_i from the rates) read them.
+RATE_FREE = ("multilevel", "khaos")
+LABELS = ("case", "value")  # a point's labels (variations): no point function reads them
+
+
+def _base(point: dict) -> dict:
+    """The point a row of ``point`` is computed from: its labels dropped, and a RATE_FREE point
+    at rate_factor 1 (kept as a key: the factor-1 point takes the same path through adjust)."""
+    base = {k: v for k, v in point.items() if k not in LABELS}
+    if base["approach"] in RATE_FREE and base.get("rate_factor", 1.0) != 1.0:
+        base["rate_factor"] = 1.0
+    return base
+
+
+def _key(point: dict) -> tuple:
+    return tuple(sorted(point.items()))
+
+
+def to_run(points: Sequence[dict]) -> list[dict]:
+    """The distinct points (_base) to sweep for ``points``; ``rescaled`` gives every point's row
+    from their rows. A point shared by two grids (the sensitivity's default and the main grid)
+    runs once, a RATE_FREE point once for every failure rate."""
+    out, seen = [], set()
+    for point in points:
+        base = _base(point)
+        if _key(base) not in seen:
+            seen.add(_key(base))
+            out.append(base)
+    return out
+
+
+def rescaled(points: Sequence[dict], runs: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``points`` (one each, in order, as ``sweep`` over ``points`` gives them) from
+    ``runs``, the sweep of ``to_run(points)``: each point's base row with its labels and
+    rate_factor put back, and a RATE_FREE point at another rate finished again (_finish on the
+    same losses, recoveries, overhead and ``drains`` with the scenario at that rate;
+    multilevel's own U recomputed). Equal to sweeping ``points`` (tests/crosspaper)."""
+    run = to_run(points)
+    if len(runs) != len(run):
+        raise ValueError(
+            f"runs must hold one row per to_run(points) point ({len(run)}); got {len(runs)}"
+        )
+    where = {_key(p): i for i, p in enumerate(run)}
+    out = runs.iloc[[where[_key(_base(p))] for p in points]].reset_index(drop=True)
+    for name in LABELS:
+        if any(name in p for p in points):
+            out[name] = [p.get(name) for p in points]
+    finished = ("recovery_over_mtbf", "feasible", "unavailability_s_per_h", "worst_recovery_s")
+    finished += ("meets_qos", "meets_qos_single", "own_utilization")
+    for i, point in enumerate(points):
+        if _base(point).get("rate_factor") == point.get("rate_factor"):
+            continue
+        out.loc[i, "rate_factor"] = point["rate_factor"]
+        s, _ = scenario_of(point)
+        row = _finish(out.loc[i].to_dict(), s, bool(out.at[i, "drains"]))
+        if point["approach"] == "multilevel":
+            row["own_utilization"] = _multilevel_utilization(
+                s, float(point["T_s"]), float(point["p1"])
+            )
+        for name in finished:
+            if name in row:
+                out.at[i, name] = row[name]
+    return out

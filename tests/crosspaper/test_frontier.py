@@ -1097,3 +1097,71 @@ def test_multilevel_cost_fails_on_the_optimizers_p2():
     per_t = ((m - 1) * ck.local_cost_s + ck.remote_cost_s) / m
     assert row["checkpoint_overhead"] == pytest.approx(per_t / ml.T, rel=1e-12)
     assert row["checkpoint_interval_s"] == pytest.approx(m * ml.T, rel=1e-12)
+
+
+RESCALE_GRID = dict(
+    intervals_s=[10.0, 600.0, 1800.0],
+    p1_values=[0.0, 0.9],
+    ch_max_values=[1.0],
+    b_log_values=[None],
+    cis_s=[30, 120],
+    fractions=[0.5],
+    extra_standby=[1],
+    draws=3,
+)
+
+
+def _rows(points) -> pd.DataFrame:
+    """pipeline.sweep's rows with common random numbers: one generator state for every point."""
+    rows = [{**p, **F.frontier_point(p, np.random.default_rng(7))} for p in points]
+    return pd.DataFrame(rows)
+
+
+def _mismatches(direct: pd.DataFrame, via: pd.DataFrame) -> list[str]:
+    """The columns where ``via`` differs from ``direct`` (numbers: beyond 1e-12 relative)."""
+    bad = sorted(set(direct.columns) ^ set(via.columns))
+    for name in sorted(set(direct.columns) & set(via.columns)):
+        a, b = direct[name], via[name]
+        if pd.api.types.is_numeric_dtype(a) and not pd.api.types.is_bool_dtype(a):
+            same = np.isclose(a.astype(float), b.astype(float), rtol=1e-12, atol=0, equal_nan=True)
+        else:
+            same = (a == b) | (a.isna() & b.isna())
+        if not np.all(same):
+            bad.append(name)
+    return bad
+
+
+def _points():
+    grid = F.decision_points(["khaos_iot"], RESCALE_GRID, [0.1, 1.0, 30.0], [0.7, 1.0])
+    cases = (("failure rate", "rate_factor", (0.1, 30.0)), ("headroom", "headroom_factor", (0.7,)))
+    return grid, F.variations(["khaos_iot"], RESCALE_GRID, cases=cases)
+
+
+def test_rescaled_rates_equal_the_per_factor_sweep():
+    """The decision map's and the sensitivity's rows from to_run's points (multilevel and khaos
+    at factor 1, rescaled) equal every point computed at its own factor, every column; the
+    x30 rates cross y's cut-offs, so feasibility moves with the rate."""
+    for points in _points():
+        run = F.to_run(points)
+        assert len(run) < len(points)
+        via = F.rescaled(points, _rows(run))
+        direct = _rows(points)
+        assert _mismatches(direct, via) == []
+        moved = direct.groupby("rate_factor")["feasible"].sum() if "rate_factor" in direct else None
+        assert moved is None or moved.nunique() > 1
+
+
+def test_rescaled_rates_fails_on_a_rate_dependent_loss(monkeypatch):
+    """A RATE_FREE approach whose loss read a failure rate would make the rescaled rows wrong:
+    the equality check above sees it."""
+    point = F.POINTS["multilevel"]
+
+    def planted(params, rng):
+        row = point(params, rng)
+        row["loss_single_s"] *= 1 + 1e-6 * float(params.get("rate_factor", 1.0))
+        return F._finish(row, F.scenario_of(params)[0], row["drains"])
+
+    monkeypatch.setitem(F.POINTS, "multilevel", planted)
+    grid, _ = _points()
+    via = F.rescaled(grid, _rows(F.to_run(grid)))
+    assert "loss_single_s" in _mismatches(_rows(grid), via)
