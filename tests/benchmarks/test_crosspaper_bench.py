@@ -5,12 +5,15 @@ level-2 recovery (crosspaper.recovery.expected_recovery_s at keep 0.01, the cost
 its points) against the full quadrature it replaced; the longest interval meeting the QoS limit
 (crosspaper.frontier.qos_interval, every headline row of the main, sensitivity and decision-map
 grids, on the driver) as one array over the 3,600 intervals against the scan of one interval at
-a time it replaced. Reported, not asserted."""
+a time it replaced; the decision map's failure rates rescaled (frontier.rescaled) against every
+point computed at its rate; cross_correlated's QoS intervals with one placement pass shared by
+the variants against one per variant. Reported, not asserted."""
 
 import math
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from crosspaper import frontier
@@ -94,3 +97,70 @@ def test_qos_interval_in_one_array_against_the_scan(benchmark, reading):
     fast = benchmark(frontier.qos_interval, params)
     assert fast == scanned or (math.isnan(fast) and math.isnan(scanned))
     record_speedup(benchmark, before, f"QoS interval (khaos_iot, {reading})", "interval scan")
+
+
+MAP_GRID = dict(
+    intervals_s=[10.0, 60.0, 600.0],
+    p1_values=[0.0, 0.9],
+    ch_max_values=[1.0],
+    b_log_values=[None],
+    cis_s=[30, 120],
+    fractions=[0.5],
+    extra_standby=[0],
+    draws=3,
+)
+
+
+def _swept(points) -> pd.DataFrame:
+    rows = [{**p, **frontier.frontier_point(p, np.random.default_rng(0))} for p in points]
+    return pd.DataFrame(rows)
+
+
+def test_decision_map_rates_rescaled_against_every_point(benchmark):
+    # cross_frontier's decision map on khaos_iot at 5 failure rates: multilevel's and khaos's
+    # rows at rates other than 1 rescaled from their factor-1 rows (frontier.rescaled) against
+    # every point computed at its own rate, as the sweep did before (both on warm caches)
+    points = frontier.decision_points(["khaos_iot"], MAP_GRID, [0.1, 0.3, 1.0, 3.0, 10.0], [1.0])
+    _swept(points)  # imports, loads and the per-process caches out of the timing
+    began = time.perf_counter()
+    every = _swept(points)
+    before = time.perf_counter() - began
+    fast = benchmark(lambda: frontier.rescaled(points, _swept(frontier.to_run(points))))
+    assert np.allclose(fast["unavailability_s_per_h"], every["unavailability_s_per_h"], rtol=1e-12)
+    assert fast["feasible"].tolist() == every["feasible"].tolist()
+    record_speedup(benchmark, before, "decision-map rows, 5 rates (khaos_iot)", "every point")
+
+
+def test_correlated_qos_intervals_with_shared_placement_waits(benchmark):
+    # cross_correlated's qos_intervals over its decision map (25 rate x headroom variants, on the
+    # driver): one placement pass (correlated._worst_downs) for every variant against one per
+    # variant, as before
+    from crosspaper import correlated as cc
+    from crosspaper import correlated_map as cm
+
+    name = "incremental_fig9"
+    grid = cm.map_grid({"scenario": name, "k": 2}, [0.1, 0.3, 1.0, 3.0, 10.0], [0.3, 1.0, 3.0])
+    limit = S.load(name).qos.recovery_s
+    cm.qos_intervals(name, grid, limit)  # setups and optima out of the timing
+
+    def per_variant():
+        cc._worst_downs.cache_clear()
+        cc._WAITS.clear()
+        out = []
+        for p in grid:  # the key of every variant its own, as before
+            s = cm.variant(name, p["rate_factor"], p["headroom_factor"], p["cost_factor"])
+            out.append(cc._placement_waits(s, 2, 1.0))
+        return cm.qos_intervals(name, grid, limit), out
+
+    began = time.perf_counter()
+    old, _ = per_variant()
+    before = time.perf_counter() - began
+
+    def shared():
+        cc._worst_downs.cache_clear()
+        cc._WAITS.clear()
+        return cm.qos_intervals(name, grid, limit)
+
+    new = benchmark(shared)
+    pd.testing.assert_frame_equal(new, old)
+    record_speedup(benchmark, before, "cross_correlated qos_intervals (15 variants)", "per variant")
