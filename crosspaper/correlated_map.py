@@ -23,6 +23,7 @@ Factors (each a plain multiplier of the scenario's value, 1 = as given):
 """
 
 import math
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -53,10 +54,11 @@ def _factor(params: dict, name: str) -> float:
     return float(value)
 
 
+@cache  # every draw of a sensitivity point asks for it (the file read and parsed again)
 def variant(name, rate_factor=1.0, headroom_factor=1.0, cost_factor=1.0) -> scenarios.Scenario:
     """Scenario ``name`` (a name, path or Scenario) with its failure rates x rate_factor, its
     spare capacity (catch_up_rate - input_rate) x headroom_factor (``scenarios.with_headroom``)
-    and its checkpoint costs x cost_factor (each > 0)."""
+    and its checkpoint costs x cost_factor (each > 0); remembered per process."""
     given = dict(rate_factor=rate_factor, headroom_factor=headroom_factor, cost_factor=cost_factor)
     rate, headroom, cost = (_factor(given, k) for k in FACTORS[:3])
     s = scenarios.with_headroom(scenarios.load(name), headroom)  # the one definition

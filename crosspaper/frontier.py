@@ -1528,13 +1528,19 @@ RATE_FREE = ("multilevel", "khaos")
 LABELS = ("case", "value")  # a point's labels (variations): no point function reads them
 
 
+def _rescales(point: dict) -> bool:
+    """Whether ``point``'s row is its rate-1 row finished again at its rate_factor."""
+    return point["approach"] in RATE_FREE and point.get("rate_factor", 1.0) != 1.0
+
+
 def _base(point: dict) -> dict:
-    """The point a row of ``point`` is computed from: its labels dropped, and a RATE_FREE point
-    at rate_factor 1 (kept as a key: the factor-1 point takes the same path through adjust)."""
+    """The point a row of ``point`` is computed from: its labels dropped, factors (FACTORS) at
+    1 dropped (adjust's x 1 changes no value: the map's rate 1 points are the sensitivity's
+    headroom points, its (1, 1) the main grid's), a RATE_FREE point at rate_factor 1."""
     base = {k: v for k, v in point.items() if k not in LABELS}
-    if base["approach"] in RATE_FREE and base.get("rate_factor", 1.0) != 1.0:
+    if _rescales(point):
         base["rate_factor"] = 1.0
-    return base
+    return {k: v for k, v in base.items() if not (k in FACTORS and v == 1.0)}
 
 
 def _key(point: dict) -> tuple:
@@ -1557,7 +1563,7 @@ def to_run(points: Sequence[dict]) -> list[dict]:
 def rescaled(points: Sequence[dict], runs: pd.DataFrame) -> pd.DataFrame:
     """The rows of ``points`` (one each, in order, as ``sweep`` over ``points`` gives them) from
     ``runs``, the sweep of ``to_run(points)``: each point's base row with its labels and
-    rate_factor put back, and a RATE_FREE point at another rate finished again (_finish on the
+    factors put back, and a RATE_FREE point at another rate finished again (_finish on the
     same losses, recoveries, overhead and ``drains`` with the scenario at that rate;
     multilevel's own U recomputed). Equal to sweeping ``points`` (tests/crosspaper)."""
     run = to_run(points)
@@ -1567,15 +1573,14 @@ def rescaled(points: Sequence[dict], runs: pd.DataFrame) -> pd.DataFrame:
         )
     where = {_key(p): i for i, p in enumerate(run)}
     out = runs.iloc[[where[_key(_base(p))] for p in points]].reset_index(drop=True)
-    for name in LABELS:
+    for name in (*LABELS, *FACTORS):  # as the points give them (_base drops some)
         if any(name in p for p in points):
-            out[name] = [p.get(name) for p in points]
+            out[name] = [p.get(name, math.nan if name in FACTORS else None) for p in points]
     finished = ("recovery_over_mtbf", "feasible", "unavailability_s_per_h", "worst_recovery_s")
     finished += ("meets_qos", "meets_qos_single", "own_utilization")
     for i, point in enumerate(points):
-        if _base(point).get("rate_factor") == point.get("rate_factor"):
+        if not _rescales(point):
             continue
-        out.loc[i, "rate_factor"] = point["rate_factor"]
         s, _ = scenario_of(point)
         row = _finish(out.loc[i].to_dict(), s, bool(out.at[i, "drains"]))
         if point["approach"] == "multilevel":

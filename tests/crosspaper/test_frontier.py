@@ -1132,14 +1132,16 @@ def _mismatches(direct: pd.DataFrame, via: pd.DataFrame) -> list[str]:
 
 
 def _points():
-    grid = F.decision_points(["khaos_iot"], RESCALE_GRID, [0.1, 1.0, 30.0], [0.7, 1.0])
+    names = ["khaos_iot", "incremental_fig9"]
+    grid = F.decision_points(names, RESCALE_GRID, [0.1, 1.0, 30.0], [0.7, 1.0])
     cases = (("failure rate", "rate_factor", (0.1, 30.0)), ("headroom", "headroom_factor", (0.7,)))
-    return grid, F.variations(["khaos_iot"], RESCALE_GRID, cases=cases)
+    return grid, F.variations(names, RESCALE_GRID, cases=cases)
 
 
 def test_rescaled_rates_equal_the_per_factor_sweep():
     """The decision map's and the sensitivity's rows from to_run's points (multilevel and khaos
-    at factor 1, rescaled) equal every point computed at its own factor, every column; the
+    at factor 1, rescaled; factors at 1 dropped) equal every point computed at its own factors,
+    every column; the
     x30 rates cross y's cut-offs, so feasibility moves with the rate."""
     for points in _points():
         run = F.to_run(points)
