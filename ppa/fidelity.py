@@ -42,11 +42,10 @@ def completeness(topology: Topology, alive: np.ndarray, *, union: bool = False) 
             out.append(a_b)
             continue
         if c.joins[b] and not union:
-            for a, rates in blocks:  # Eq. (1) per stream, then Eq. (2)
-                a_b *= out[a] @ (rates / rates.sum(axis=1, keepdims=True)).T
-        else:
-            total = sum(rates.sum(axis=1) for _, rates in blocks)
-            a_b *= sum(out[a] @ rates.T for a, rates in blocks) / total  # Eq. (3), corrected
+            for a, shares in c.join_shares[b]:  # Eq. (1) per stream, then Eq. (2)
+                a_b *= out[a] @ shares
+        else:  # Eq. (3), corrected
+            a_b *= sum(out[a] @ rates.T for a, rates in blocks) / c.input_totals[b]
         out.append(a_b)
     return out
 

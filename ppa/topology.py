@@ -35,6 +35,11 @@ class _Compiled:
     inputs: tuple[tuple[tuple[int, np.ndarray], ...], ...]  # per operator: (upstream, N_b x N_a)
     joins: tuple[bool, ...]
     sink_weights: np.ndarray  # λ_out of the sink tasks, normalized (Eq. (4))
+    # Per operator, computed once for ppa.fidelity.completeness: each task's total input rate
+    # (Eq. (3)'s denominator; None for a source), and for a join each input stream's substream
+    # shares, transposed (Eq. (1)'s weights: (upstream, N_a x N_b)).
+    input_totals: tuple[np.ndarray | None, ...]
+    join_shares: tuple[tuple[tuple[int, np.ndarray], ...], ...]
     neighbours: tuple[int, ...]  # bit mask of the tasks sharing a substream with each task
 
 
@@ -225,12 +230,23 @@ class Topology:
             neighbours[index[u]] |= 1 << index[d]
             neighbours[index[d]] |= 1 << index[u]
         sink = np.array([self.sink_rates[t] for t in self.operators[self.sink]])
+        joins = tuple(name in self.joins for name in order)
         return _Compiled(
             slices=slices,
             inputs=tuple(inputs),
-            joins=tuple(name in self.joins for name in order),
+            joins=joins,
             sink_weights=sink / sink.sum(),
             neighbours=tuple(neighbours),
+            input_totals=tuple(
+                sum(rates.sum(axis=1) for _, rates in blocks) if blocks else None
+                for blocks in inputs
+            ),
+            join_shares=tuple(
+                tuple((a, (rates / rates.sum(axis=1, keepdims=True)).T) for a, rates in blocks)
+                if join
+                else ()
+                for blocks, join in zip(inputs, joins, strict=True)
+            ),
         )
 
 

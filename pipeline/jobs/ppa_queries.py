@@ -250,17 +250,23 @@ class Q1Partials:
             load[d] = load.get(d, 0.0) + load[u]
         return _measured_topology(base, load)
 
-    def top(self, counts: np.ndarray) -> list[set[int]]:
+    def top(self, counts: np.ndarray, floor: np.ndarray | None = None) -> list[set[int]]:
         """Top-k pages with a positive count per window; ties go to the lower page id.
 
         The first k of a stable descending sort, without the sort: every page above the k-th
         largest count, then the lowest ids among the pages at it (a partition is linear; the
-        accuracy of a plan asks for the top of 24 windows of 20,000 pages)."""
+        accuracy of a plan asks for the top of 24 windows of 20,000 pages). ``floor``: per
+        window, a count at or below its k-th largest (``accuracy``'s bound), so that only the
+        pages at or above it are partitioned (the same k-th count: at least k pages are there)."""
         k = self.params.top_k
         pages = counts.shape[1]
         if k >= pages:
             return [set(np.flatnonzero(c > 0).tolist()) for c in counts]
-        kth = np.partition(counts, pages - k, axis=1)[:, pages - k]
+        if floor is None:
+            kth = np.partition(counts, pages - k, axis=1)[:, pages - k]
+        else:
+            pools = [c[c >= f] for c, f in zip(counts, floor, strict=True)]
+            kth = [np.partition(pool, len(pool) - k)[len(pool) - k] for pool in pools]
         top = []
         for c, v in zip(counts, kth, strict=True):
             above = set(np.flatnonzero(c > v).tolist())
@@ -307,14 +313,19 @@ class Q1Partials:
 
     def accuracy(self, alive: np.ndarray) -> np.ndarray:
         """Mean over windows of |S_T ∩ S_A| / |S_A| for each row of ``alive`` (plans, tasks)."""
-        truth = self.top(self.counts.sum(axis=1))
+        # A sum of counts (>= 0) has a k-th largest count at or above each of its terms' k-th
+        # largest (per window and O1 task here): a floor for ``top``.
+        k, pages = self.params.top_k, self.counts.shape[2]
+        kth = np.partition(self.counts, pages - k, axis=2)[:, :, pages - k] if k < pages else None
+        truth = self.top(self.counts.sum(axis=1), None if kth is None else kth.max(axis=1))
         sources = delivered(self.topology, alive, "O1")
         cache: dict[bytes, float] = {}
         out = np.empty(len(sources))
         for i, row in enumerate(sources):
             key = row.tobytes()
             if key not in cache:
-                tentative = self.top(self.counts[:, row, :].sum(axis=1))
+                floor = None if kth is None or not row.any() else kth[:, row].max(axis=1)
+                tentative = self.top(self.counts[:, row, :].sum(axis=1), floor)
                 cache[key] = float(
                     np.mean([len(t & a) / len(a) for t, a in zip(tentative, truth, strict=True)])
                 )
@@ -324,17 +335,37 @@ class Q1Partials:
 
 def q1_partials(spark, params: Q1Params, *, partitions: int | None = None) -> Q1Partials:
     """Run the Q1 job (``q1_log``) and collect its counts per (window, O1 task, page)."""
+    return q1_variants(spark, [params], partitions=partitions)[0]
+
+
+# What a Q1 variant may change while sharing the rows of one job (``q1_variants``): the page law.
+PAGE_LAW = ("zipf_s", "regional_share")
+
+
+def q1_variants(
+    spark, variants: list[Q1Params], *, partitions: int | None = None
+) -> list[Q1Partials]:
+    """Q1's counts for several parameter sets that differ only in the page law (``PAGE_LAW``)
+    from one Spark job (``q1_logs``): every record is a row once, and each row's page is drawn
+    for every variant from the same uniform, so each variant's counts are those its own job
+    (``q1_log``) gives. Each variant's ``run`` is the shared job's."""
+    if not variants:
+        return []
     began = time.perf_counter()
     frame = _collect(
-        q1_log(spark, params, partitions=partitions), {FAST_MAP: str(Q1_FAST_MAP_BITS)}
+        q1_logs(spark, variants, partitions=partitions), {FAST_MAP: str(Q1_FAST_MAP_BITS)}
     )
-    windows = 24 // params.window_hours
+    p = variants[0]
+    windows = 24 // p.window_hours
     n_tasks = len(shapes.q1().operators["O1"])
-    counts = np.zeros((windows * n_tasks, params.pages), dtype=np.int64)
-    counts[frame["group"], frame["page"]] = frame["count"]
-    run = SparkRun(records=params.records, seconds=time.perf_counter() - began, method="rows")
-    log.info("Q1: %d records in %.1f s", params.records, run.seconds)
-    return Q1Partials(params=params, counts=counts.reshape(windows, n_tasks, -1), run=run)
+    counts = np.zeros((len(variants), windows * n_tasks, p.pages), dtype=np.int64)
+    counts[frame["variant"], frame["group"], frame["page"]] = frame["count"]
+    run = SparkRun(records=p.records, seconds=time.perf_counter() - began, method="rows")
+    log.info("Q1: %d records, %d variants in %.1f s", p.records, len(variants), run.seconds)
+    return [
+        Q1Partials(params=v, counts=c.reshape(windows, n_tasks, -1), run=run)
+        for v, c in zip(variants, counts, strict=True)
+    ]
 
 
 def q1_cells(p: Q1Params) -> pd.DataFrame:
@@ -380,8 +411,22 @@ def q1_log(spark, p: Q1Params, *, partitions: int | None = None):
     region follow from its block by ``element_at`` on literal arrays. The layout depends only on
     ``p``; ``partitions`` (Spark tasks, default one per four (group, region) pairs) does not
     change the counts."""
+    return q1_logs(spark, [p], partitions=partitions).drop("variant")
+
+
+def q1_logs(spark, variants: list[Q1Params], *, partitions: int | None = None):
+    """``q1_log`` of several variants that differ only in the page law (``PAGE_LAW``), as one
+    job over the same rows: a DataFrame of (variant, group, page, count), variant the index in
+    ``variants``. The rows, their groups and their uniforms do not depend on the page law; each
+    row's page is drawn once per variant (one key per variant, exploded before the count)."""
     from pyspark.sql import functions as F
 
+    if not variants:
+        raise ValueError("variants must hold at least one Q1Params")
+    p = variants[0]
+    for other in variants[1:]:
+        if replace(other, **{k: getattr(p, k) for k in PAGE_LAW}) != p:
+            raise ValueError(f"variants must differ only in {PAGE_LAW}; got {other} and {p}")
     parts = q1_cells(p).groupby(["group", "shift"], as_index=False)["n"].sum()
     if partitions is None:
         partitions = max(1, len(parts) // 4)
@@ -400,27 +445,42 @@ def q1_log(spark, p: Q1Params, *, partitions: int | None = None):
         .withColumn("block", F.expr(f"id div {size}").cast("int") + 1)
         .where(F.col("id") % size < F.element_at(F.lit(fill.tolist()), F.col("block")))
     )
-    # One uniform per record: below regional_share it asks for the region's ranking, and it is
-    # rescaled to a uniform on [0, 1) for the rank (the same law as two independent draws).
-    u, a = _uniform(p.seed, 3), p.regional_share
-    regional = u < a
+    u = _uniform(p.seed, 3)
     region_shift = per_block(parts["shift"].to_numpy())
+    group = per_block(parts["group"].to_numpy())
+    groups = (24 // p.window_hours) * len(shapes.q1().operators["O1"])
+    # One long key per (variant, group, page), split again after the count: a hash aggregate on
+    # one long costs about a quarter less than on two ints here.
+    keys = [
+        (i * groups + group).cast("long") * p.pages + _page(u, region_shift, v)
+        for i, v in enumerate(variants)
+    ]
+    if len(keys) == 1:
+        counts = rows.select(keys[0].alias("key")).groupBy("key").count()
+    else:
+        counts = rows.select(F.explode(F.array(*keys)).alias("key")).groupBy("key").count()
+    return counts.select(
+        F.expr(f"key div {groups * p.pages}").cast("int").alias("variant"),
+        (F.expr(f"key div {p.pages}") % groups).cast("int").alias("group"),
+        (F.col("key") % p.pages).cast("int").alias("page"),
+        "count",
+    )
+
+
+def _page(u, region_shift, p: Q1Params):
+    """A record's page from its uniform ``u`` and its region's rotation of the ranking: below
+    regional_share it asks for the region's ranking, and it is rescaled to a uniform on [0, 1)
+    for the rank (the same law as two independent draws)."""
+    from pyspark.sql import functions as F
+
+    a = p.regional_share
+    regional = u < a
     if a in (0, 1):
         v, shift = u, region_shift * int(a)
     else:
         v = F.when(regional, u / a).otherwise((u - a) / (1 - a))
         shift = F.when(regional, region_shift).otherwise(0)
-    page = F.pmod(_power_law_rank(v, p) + shift, F.lit(p.pages))
-    group = per_block(parts["group"].to_numpy())
-    # One long key per (group, page), split again after the count: a hash aggregate on one long
-    # costs about a quarter less than on two ints here.
-    key = (group.cast("long") * p.pages + page).alias("key")
-    counts = rows.select(key).groupBy("key").count()
-    return counts.select(
-        F.expr(f"key div {p.pages}").cast("int").alias("group"),
-        (F.col("key") % p.pages).cast("int").alias("page"),
-        "count",
-    )
+    return F.pmod(_power_law_rank(v, p) + shift, F.lit(p.pages))
 
 
 # Slots of the first-level (fast) hash map of Spark's generated aggregation code, as a power of

@@ -209,3 +209,110 @@ def test_q1_top_k_by_partition_against_the_stable_sort(benchmark):
         f"old/new {before / after:.1f}"
     )
     benchmark(part.top, counts)
+
+
+def test_q1_accuracy_with_task_floors_against_whole_windows(benchmark):
+    """ppa_query_accuracy's Q1 accuracy of 500 random plans (24 windows, 8 O1 tasks, 20,000
+    pages): ``Q1Partials.accuracy``, whose top partitions only the pages at or above the
+    delivering tasks' own k-th counts, against the former top that partitions whole windows.
+    The accuracies are equal; CPU s of each and old/new, reported, not asserted."""
+    import time
+
+    from pipeline.jobs import ppa_queries as q
+    from ppa import shapes
+
+    params = q.Q1Params()
+    rng = np.random.default_rng(0)
+    law = params.page_probabilities()
+    counts = np.stack(
+        [
+            [rng.multinomial(q.PAPER_RECORDS // 192, law[t // 2]) for t in range(8)]
+            for _ in range(24)
+        ]
+    )
+    part = q.Q1Partials(params=params, counts=counts, run=None)
+    alive = rng.random((500, len(shapes.q1().tasks))) < 0.6
+
+    def old():
+        truth = part.top(counts.sum(axis=1))
+        sources = q.delivered(part.topology, alive, "O1")
+        cache = {}
+        for row in sources:
+            if row.tobytes() not in cache:
+                top = part.top(counts[:, row, :].sum(axis=1))
+                cache[row.tobytes()] = np.mean(
+                    [len(t & a) / len(a) for t, a in zip(top, truth, strict=True)]
+                )
+        return np.array([cache[row.tobytes()] for row in sources])
+
+    began = time.process_time()
+    expected = old()
+    before = time.process_time() - began
+    began = time.process_time()
+    new = part.accuracy(alive)
+    after = time.process_time() - began
+    assert new.tolist() == expected.tolist()
+    benchmark.extra_info.update({"old s": before, "new s": after, "old/new": before / after})
+    print(
+        f"\nQ1 accuracy of 500 plans: old {before:.2f} s, new {after:.2f} s, "
+        f"old/new {before / after:.1f}"
+    )
+    benchmark.pedantic(part.accuracy, (alive,), rounds=1, iterations=1)
+
+
+def _completeness_recomputing_rates(topology, alive, *, union=False):
+    """ppa.fidelity.completeness as it was: Eq. (3)'s total input rates and Eq. (1)'s join
+    shares recomputed at every call instead of read from the compiled topology."""
+    c = topology._compiled
+    alive = np.atleast_2d(alive)
+    out = []
+    for b, s in enumerate(c.slices):
+        a_b = alive[:, s].astype(float)
+        blocks = c.inputs[b]
+        if not blocks:
+            out.append(a_b)
+            continue
+        if c.joins[b] and not union:
+            for a, rates in blocks:
+                a_b *= out[a] @ (rates / rates.sum(axis=1, keepdims=True)).T
+        else:
+            total = sum(rates.sum(axis=1) for _, rates in blocks)
+            a_b *= sum(out[a] @ rates.T for a, rates in blocks) / total
+        out.append(a_b)
+    return out
+
+
+def test_fig14_points_with_compiled_rate_totals(benchmark, monkeypatch):
+    """ppa_random_topologies' sweep point (``fig14_point``: Greedy, SA and the printed SA at six
+    ratios on a random topology) with completeness reading its rate totals and join shares from
+    the compiled topology, against recomputing them per call: equal rows (timings aside), CPU s
+    of 30 points each and old/new, reported, not asserted."""
+    import time
+
+    from ppa import experiments, fidelity
+
+    params = dict(
+        workload="zipf", zipf_s=0.1, parallelism_lo=1, parallelism_hi=10,
+        structure="structured", join_fraction=0.5, ratios=[0.1, 0.2, 0.3, 0.5, 0.7, 0.9],
+    )  # fmt: skip
+
+    def points():
+        rows = [r for i in range(30) for r in experiments.fig14_point(params, rng(i))]
+        return [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in rows]
+
+    def rng(i):
+        return np.random.default_rng(i)
+
+    points()  # warm up
+    began = time.process_time()
+    new = points()
+    after = time.process_time() - began
+    with monkeypatch.context() as patch:
+        patch.setattr(fidelity, "completeness", _completeness_recomputing_rates)
+        began = time.process_time()
+        old = points()
+        before = time.process_time() - began
+    assert new == old
+    benchmark.extra_info.update({"old s": before, "new s": after, "old/new": before / after})
+    print(f"\n30 fig14 points: old {before:.2f} s, new {after:.2f} s, old/new {before / after:.2f}")
+    benchmark.pedantic(points, rounds=1, iterations=1)

@@ -48,6 +48,41 @@ def test_q1_top_is_the_first_k_of_a_stable_descending_sort(counts, k):
     assert part.top(counts) == expected
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    counts=arrays(
+        np.int64, st.tuples(st.integers(1, 4), st.integers(1, 60)), elements=st.integers(0, 6)
+    ),
+    k=st.integers(1, 80),
+    share=st.floats(0.0, 1.0),
+)
+def test_q1_top_with_a_floor_equals_the_top_without(counts, k, share):
+    """``top``'s floor (any count at or below a window's k-th largest, as ``accuracy`` bounds
+    it) only skips pages: the top is the same."""
+    part = q.Q1Partials(params=replace(SMALL_Q1, top_k=k), counts=counts[:, None, :], run=None)
+    pages = counts.shape[1]
+    kth = np.sort(counts, axis=1)[:, max(pages - k, 0)]
+    assert part.top(counts, np.floor(share * kth)) == part.top(counts)
+
+
+def test_q1_accuracy_bound_keeps_the_accuracy():
+    """``accuracy`` floors each plan's top by its tasks' own k-th counts: the accuracies equal
+    those of the top without a floor, on a draw of the default law (24 windows, 8 tasks)."""
+    params = replace(q.Q1Params(), pages=2000)
+    rng = np.random.default_rng(0)
+    law = params.page_probabilities()
+    counts = np.stack([[rng.multinomial(20_000, law[t // 2]) for t in range(8)] for _ in range(24)])
+    part = q.Q1Partials(params=params, counts=counts, run=None)
+    alive = rng.random((60, len(shapes.q1().tasks))) < 0.7
+    truth = part.top(counts.sum(axis=1))
+    sources = q.delivered(part.topology, alive, "O1")
+    tops = [part.top(counts[:, row].sum(axis=1)) for row in sources]
+    expected = [
+        np.mean([len(t & a) / len(a) for t, a in zip(top, truth, strict=True)]) for top in tops
+    ]
+    assert part.accuracy(alive).tolist() == expected
+
+
 @pytest.mark.parametrize(
     ("params", "name"),
     [
@@ -133,6 +168,23 @@ def test_q1_counts_do_not_depend_on_partitioning(spark):
     assert np.array_equal(first, q.q1_partials(spark, SMALL_Q1, partitions=7).counts)
     with pytest.raises(ValueError, match="partitions"):
         q.q1_partials(spark, SMALL_Q1, partitions=0)
+
+
+@pytest.mark.spark
+def test_q1_variants_in_one_job_equal_their_own_jobs(spark):
+    """ppa_query_accuracy's sensitivity variants share one job's rows: each variant's counts are
+    those of its own job (both ends of the regional share included)."""
+    variants = [
+        replace(SMALL_Q1, **v)
+        for v in (dict(zipf_s=0.8), dict(regional_share=0.0), dict(regional_share=1.0), {})
+    ]
+    shared = q.q1_variants(spark, variants, partitions=3)
+    assert len(shared) == len(variants) and q.q1_variants(spark, []) == []
+    for variant, part in zip(variants, shared, strict=True):
+        assert part.params == variant
+        assert np.array_equal(part.counts, q.q1_partials(spark, variant).counts)
+    with pytest.raises(ValueError, match="zipf_s"):
+        q.q1_variants(spark, [SMALL_Q1, replace(SMALL_Q1, seed=1)])
 
 
 @pytest.mark.spark
