@@ -8,10 +8,12 @@ x = R / Σ failed cost, one row per x. Each row holds the recovered priority sha
 queries' priorities over all failed queries' priorities, Fig 16's y) of
 
 - ``DP``: the optimum, for every level at once by ``optimum_by_level`` (every union of queries'
-  failed sets, as Algorithm 4 reaches them). Algorithm 4 itself (``schedule_dp``) is run at the
-  levels up to ``DP_CHECK`` and must agree, else the sweep fails;
+  failed sets, as Algorithm 4 reaches them). Algorithm 4 itself is run at the levels up to
+  ``DP_CHECK`` (``dp_priorities``: one run to the largest of them) and must agree, else the sweep
+  fails;
 - ``BestDensity``: Algorithm 3 with every feasible single query among the starts (the default);
-- ``BestDensity_printed``: Algorithm 3 with the printed starts;
+- ``BestDensity_printed``: Algorithm 3 with the printed starts (both from one greedy pass,
+  ``schedule_best_density_both``);
 - ``OC``: the operator-centric baseline;
 
 and, for Theorem 5.1, the instance's d (the largest share frequency over failed partitions) and
@@ -27,13 +29,13 @@ import time
 
 import numpy as np
 
-from incremental.best_density import schedule_best_density
+from incremental.best_density import schedule_best_density_both
 from incremental.engine import Cluster, Engine, EngineConfig, FailureSchedule, Topology, run
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.operator_centric import schedule_operator_centric
 from incremental.problem import TOLERANCE, RecoveryProblem, max_share_frequency
 from incremental.replays import replay_work
-from incremental.schedule_dp import schedule_dp
+from incremental.schedule_dp import dp_priorities
 from incremental.timelines import (
     BESTCASE_DELAY,
     DURING_RECOVERY,
@@ -89,7 +91,7 @@ def optimum_by_level(problem: RecoveryProblem, budgets) -> tuple[np.ndarray, np.
     tables = byte_bits.astype(np.int64) @ per_bit.reshape(8, 8).T  # cost of byte b at byte j
     data = plans.view(np.uint8).reshape(-1, 8)  # little-endian: byte j holds partitions 8j..8j+7
     cost = np.zeros(plans.size, dtype=np.int64)
-    for j in range(8):
+    for j in range(-(-P // 8)):  # the bytes beyond the last partition hold no bit
         cost += tables[data[:, j], j]
     key = np.zeros(plans.size, dtype=np.int64)  # priority * (M + 1) + recovered queries
     for q, priority in zip(queries, problem.priority_array, strict=True):
@@ -132,16 +134,19 @@ def level_rows(problem: RecoveryProblem, x_grid) -> list[dict]:
     d = max_share_frequency(problem)
     budgets = [x * total_cost for x in x_grid]
     optimum, opt_queries = optimum_by_level(problem, budgets)
+    checked = [(x, best) for x, best in zip(x_grid, optimum, strict=True) if x <= DP_CHECK]
+    algorithm4 = dp_priorities(problem, [x * total_cost for x, _ in checked])
+    for (x, best), priority in zip(checked, algorithm4, strict=True):
+        if priority != best:
+            raise RuntimeError(
+                f"Algorithm 4 and the enumeration disagree at x = {x}: {priority} against {best}"
+            )
     rows = []
     for x, R, best, count in zip(x_grid, budgets, optimum, opt_queries, strict=True):
-        if x <= DP_CHECK and schedule_dp(problem, R).priority != best:
-            raise RuntimeError(
-                f"Algorithm 4 and the enumeration disagree at x = {x}: "
-                f"{schedule_dp(problem, R).priority} against {best}"
-            )
+        corrected, printed = schedule_best_density_both(problem, R)
         plans = {
-            "BestDensity": schedule_best_density(problem, R),
-            "BestDensity_printed": schedule_best_density(problem, R, starts="printed"),
+            "BestDensity": corrected,
+            "BestDensity_printed": printed,
             "OC": schedule_operator_centric(problem, R),
         }
         rows.append(
