@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from incremental.best_density import profit_density
-from incremental.experiments import DP_CHECK, optimum_by_level
+from incremental.experiments import DP_CHECK
 from incremental.operator_centric import schedule_operator_centric
 from incremental.problem import (
     TOLERANCE,
@@ -159,7 +159,7 @@ def former_level_rows(problem: RecoveryProblem, x_grid) -> list[dict]:
     total_priority = int(problem.priority_array.sum())
     d = max_share_frequency(problem)
     budgets = [x * total_cost for x in x_grid]
-    optimum, opt_queries = optimum_by_level(problem, budgets)
+    optimum, opt_queries = former_optimum_by_level(problem, budgets)
     rows = []
     for x, R, best, count in zip(x_grid, budgets, optimum, opt_queries, strict=True):
         if x <= DP_CHECK and schedule_dp(problem, R).priority != best:
@@ -181,3 +181,33 @@ def former_level_rows(problem: RecoveryProblem, x_grid) -> list[dict]:
             }
         )
     return rows
+
+
+def former_optimum_by_level(problem: RecoveryProblem, budgets) -> tuple[np.ndarray, np.ndarray]:
+    """``incremental.experiments.optimum_by_level`` as NumPy passes over the 2^M plans, before
+    its compiled loop: the reference the loop must equal."""
+    incidence = problem.incidence
+    M, P = incidence.shape
+    costs = problem.cost_array.astype(np.int64)
+    bit = np.left_shift(np.uint64(1), np.arange(P, dtype=np.uint64))
+    queries = np.bitwise_or.reduce(np.where(incidence, bit, np.uint64(0)), axis=1)
+    plans = np.zeros(1, dtype=np.uint64)
+    for q in queries:
+        plans = np.concatenate([plans, plans | q])
+    per_bit = np.zeros(64, dtype=np.int64)
+    per_bit[:P] = costs
+    byte_bits = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+    tables = byte_bits.astype(np.int64) @ per_bit.reshape(8, 8).T
+    data = plans.view(np.uint8).reshape(-1, 8)
+    cost = np.zeros(plans.size, dtype=np.int64)
+    for j in range(8):
+        cost += tables[data[:, j], j]
+    key = np.zeros(plans.size, dtype=np.int64)
+    for q, priority in zip(queries, problem.priority_array, strict=True):
+        key += ((plans & q) == q) * (priority * (M + 1) + 1)
+    best = np.zeros(int(costs.sum()) + 1, dtype=np.int64)
+    np.maximum.at(best, cost, key)
+    best = np.maximum.accumulate(best)
+    at = np.clip(np.floor(np.asarray(budgets, dtype=float) + TOLERANCE).astype(np.int64), 0, None)
+    top = best[np.minimum(at, best.size - 1)]
+    return top // (M + 1), top % (M + 1)

@@ -19,6 +19,7 @@ from tests.incremental.reference import (
     brute_force,
     former_best_density,
     former_level_rows,
+    former_optimum_by_level,
     problems,
 )
 
@@ -94,3 +95,12 @@ def test_dp_priorities_equal_a_schedule_dp_call_per_budget(case):
     problem, R = case
     budgets = [0, R / 3, R / 2, R, float(problem.cost_array.sum())]
     assert dp_priorities(problem, budgets) == [schedule_dp(problem, b).priority for b in budgets]
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(problems(max_queries=12))
+def test_optimum_by_level_equals_the_former_numpy_passes(case):
+    problem, _ = case
+    budgets = np.arange(int(problem.cost_array.sum()) + 2)
+    new, old = optimum_by_level(problem, budgets), former_optimum_by_level(problem, budgets)
+    assert all(np.array_equal(a, b) for a, b in zip(new, old, strict=True))
