@@ -39,7 +39,10 @@ def profit_density(problem: RecoveryProblem, plan: np.ndarray | None = None) -> 
         return np.where(weighted > 0, problem.priority_array / weighted, np.inf)
 
 
-def _starts(problem: RecoveryProblem, budget: float, starts: str) -> np.ndarray:
+def _starts(problem: RecoveryProblem, budget: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """The candidate plans (every feasible single query, then every feasible pair: lines 7 and
+    15-16) beside the rows of the printed starts among them: the densest feasible single query
+    (lines 9-10, one of the singles) and the pairs."""
     incidence, costs = problem.incidence, problem.cost_array
     single = incidence.astype(float) @ costs  # C_i of line 7
     feasible = single <= budget + TOLERANCE
@@ -48,14 +51,13 @@ def _starts(problem: RecoveryProblem, budget: float, starts: str) -> np.ndarray:
     first, second = np.triu_indices(single.size, k=1)
     ok = pair[first, second] <= budget + TOLERANCE  # line 16
     pairs = incidence[first[ok]] | incidence[second[ok]]
-    if starts == "all_singles":
-        singles = incidence[feasible]
-    elif feasible.any():  # lines 9-10: the densest query with C_i <= R
+    singles = incidence[feasible]
+    rows = np.arange(len(singles), len(singles) + len(pairs))
+    if feasible.any():
         density = profit_density(problem)[0]
-        singles = incidence[[int(np.argmax(np.where(feasible, density, -np.inf)))]]
-    else:
-        singles = np.zeros((0, costs.size), dtype=bool)
-    return np.concatenate([singles, pairs])
+        densest = int(np.argmax(np.where(feasible, density, -np.inf)))
+        rows = np.concatenate([[np.count_nonzero(feasible[:densest])], rows])
+    return np.concatenate([singles, pairs]), rows
 
 
 def schedule_best_density(
@@ -65,9 +67,24 @@ def schedule_best_density(
     budget = check_budget(R)
     if starts not in STARTS:
         raise ValueError(f"starts must be one of {STARTS}; got {starts!r}")
-    plans = _starts(problem, budget, starts)
-    if plans.shape[0] == 0:  # no single query fits: the empty plan
-        return problem.schedule_mask(np.zeros(problem.cost_array.size, dtype=bool))
+    plans, printed = _starts(problem, budget)
+    if starts == "printed":
+        plans = plans[printed]
+    return _best(problem, _extend(problem, plans, budget))
+
+
+def schedule_best_density_both(problem: RecoveryProblem, R: float) -> tuple[Schedule, Schedule]:
+    """``schedule_best_density`` with both starts, (all_singles, printed), from one greedy pass:
+    the printed starts are rows of the all-singles starts and every candidate is extended on its
+    own (lines 20-31 never compare candidates), so the printed answer is line 32 over its rows."""
+    budget = check_budget(R)
+    plans, printed = _starts(problem, budget)
+    plans = _extend(problem, plans, budget)
+    return _best(problem, plans), _best(problem, plans[printed])
+
+
+def _extend(problem: RecoveryProblem, plans: np.ndarray, budget: float) -> np.ndarray:
+    """Lines 20-31: every candidate plan extended greedily, all at once (each row on its own)."""
     incidence, costs = problem.incidence, problem.cost_array
     query_costs = (incidence * costs).T.astype(float)  # (P, M)
     last = incidence.shape[0] - 1
@@ -81,6 +98,14 @@ def schedule_best_density(
         pick = last - np.argmax(density[:, ::-1], axis=1)  # line 25's ">=": the last maximum
         active &= fits.any(axis=1)
         plans[active] |= incidence[pick[active]]  # line 28
+    return plans
+
+
+def _best(problem: RecoveryProblem, plans: np.ndarray) -> Schedule:
+    """Line 32: the candidate recovering the most priority (the empty plan without one)."""
+    incidence, costs = problem.incidence, problem.cost_array
+    if plans.shape[0] == 0:  # no single query fits: the empty plan
+        return problem.schedule_mask(np.zeros(costs.size, dtype=bool))
     covered = ~(incidence[None, :, :] & ~plans[:, None, :]).any(axis=2)
     value = covered.astype(np.int64) @ problem.priority_array
     spent = plans.astype(float) @ costs

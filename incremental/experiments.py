@@ -8,10 +8,12 @@ x = R / Σ failed cost, one row per x. Each row holds the recovered priority sha
 queries' priorities over all failed queries' priorities, Fig 16's y) of
 
 - ``DP``: the optimum, for every level at once by ``optimum_by_level`` (every union of queries'
-  failed sets, as Algorithm 4 reaches them). Algorithm 4 itself (``schedule_dp``) is run at the
-  levels up to ``DP_CHECK`` and must agree, else the sweep fails;
+  failed sets, as Algorithm 4 reaches them). Algorithm 4 itself is run at the levels up to
+  ``DP_CHECK`` (``dp_priorities``: one run to the largest of them) and must agree, else the sweep
+  fails;
 - ``BestDensity``: Algorithm 3 with every feasible single query among the starts (the default);
-- ``BestDensity_printed``: Algorithm 3 with the printed starts;
+- ``BestDensity_printed``: Algorithm 3 with the printed starts (both from one greedy pass,
+  ``schedule_best_density_both``);
 - ``OC``: the operator-centric baseline;
 
 and, for Theorem 5.1, the instance's d (the largest share frequency over failed partitions) and
@@ -26,14 +28,15 @@ import math
 import time
 
 import numpy as np
+from numba import njit
 
-from incremental.best_density import schedule_best_density
+from incremental.best_density import schedule_best_density_both
 from incremental.engine import Cluster, Engine, EngineConfig, FailureSchedule, Topology, run
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.operator_centric import schedule_operator_centric
 from incremental.problem import TOLERANCE, RecoveryProblem, max_share_frequency
 from incremental.replays import replay_work
-from incremental.schedule_dp import schedule_dp
+from incremental.schedule_dp import dp_priorities
 from incremental.timelines import (
     BESTCASE_DELAY,
     DURING_RECOVERY,
@@ -80,26 +83,39 @@ def optimum_by_level(problem: RecoveryProblem, budgets) -> tuple[np.ndarray, np.
         raise ValueError("optimum_by_level needs integer costs (one budget level per unit)")
     bit = np.left_shift(np.uint64(1), np.arange(P, dtype=np.uint64))
     queries = np.bitwise_or.reduce(np.where(incidence, bit, np.uint64(0)), axis=1)
-    plans = np.zeros(1, dtype=np.uint64)
-    for q in queries:  # plans[s] is the union of the queries in subset s (bit i: query i)
-        plans = np.concatenate([plans, plans | q])
     per_bit = np.zeros(MAX_PARTITIONS, dtype=np.int64)
     per_bit[:P] = costs
     byte_bits = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
-    tables = byte_bits.astype(np.int64) @ per_bit.reshape(8, 8).T  # cost of byte b at byte j
-    data = plans.view(np.uint8).reshape(-1, 8)  # little-endian: byte j holds partitions 8j..8j+7
-    cost = np.zeros(plans.size, dtype=np.int64)
-    for j in range(8):
-        cost += tables[data[:, j], j]
-    key = np.zeros(plans.size, dtype=np.int64)  # priority * (M + 1) + recovered queries
-    for q, priority in zip(queries, problem.priority_array, strict=True):
-        key += ((plans & q) == q) * (priority * (M + 1) + 1)
-    best = np.zeros(int(costs.sum()) + 1, dtype=np.int64)
-    np.maximum.at(best, cost, key)
+    tables = np.ascontiguousarray((byte_bits.astype(np.int64) @ per_bit.reshape(8, 8).T).T)
+    weights = problem.priority_array.astype(np.int64) * (M + 1) + 1  # key: priority, queries
+    best = _best_key_by_cost(queries, weights, tables, -(-P // 8), int(costs.sum()))
     best = np.maximum.accumulate(best)  # within a budget: the best plan of any lower cost
     at = np.clip(np.floor(np.asarray(budgets, dtype=float) + TOLERANCE).astype(np.int64), 0, None)
     top = best[np.minimum(at, best.size - 1)]
     return top // (M + 1), top % (M + 1)
+
+
+@njit(cache=True)
+def _best_key_by_cost(queries, weights, tables, used_bytes, total):
+    """best[c]: the largest key (priority * (M + 1) + recovered queries) over the plans costing
+    exactly c, every union of queries' failed sets (plans[s] the union of the queries of the bits
+    of s); a compiled loop, integer arithmetic: the array of the former NumPy passes (test)."""
+    plans = np.zeros(1 << queries.size, dtype=np.uint64)
+    for i in range(queries.size):
+        half = 1 << i
+        for s in range(half):
+            plans[half + s] = plans[s] | queries[i]
+    best = np.zeros(total + 1, dtype=np.int64)
+    for plan in plans:
+        cost = 0
+        for j in range(used_bytes):  # byte j holds partitions 8j..8j+7
+            cost += tables[j, (plan >> np.uint64(8 * j)) & np.uint64(255)]
+        key = 0
+        for i in range(queries.size):
+            if (plan & queries[i]) == queries[i]:
+                key += weights[i]
+        best[cost] = max(best[cost], key)
+    return best
 
 
 GENERATOR_PARAMS = ("pool", "query_size", "cost", "sharing")  # Fig16Setting's unprinted choices
@@ -132,16 +148,19 @@ def level_rows(problem: RecoveryProblem, x_grid) -> list[dict]:
     d = max_share_frequency(problem)
     budgets = [x * total_cost for x in x_grid]
     optimum, opt_queries = optimum_by_level(problem, budgets)
+    checked = [(x, best) for x, best in zip(x_grid, optimum, strict=True) if x <= DP_CHECK]
+    algorithm4 = dp_priorities(problem, [x * total_cost for x, _ in checked])
+    for (x, best), priority in zip(checked, algorithm4, strict=True):
+        if priority != best:
+            raise RuntimeError(
+                f"Algorithm 4 and the enumeration disagree at x = {x}: {priority} against {best}"
+            )
     rows = []
     for x, R, best, count in zip(x_grid, budgets, optimum, opt_queries, strict=True):
-        if x <= DP_CHECK and schedule_dp(problem, R).priority != best:
-            raise RuntimeError(
-                f"Algorithm 4 and the enumeration disagree at x = {x}: "
-                f"{schedule_dp(problem, R).priority} against {best}"
-            )
+        corrected, printed = schedule_best_density_both(problem, R)
         plans = {
-            "BestDensity": schedule_best_density(problem, R),
-            "BestDensity_printed": schedule_best_density(problem, R, starts="printed"),
+            "BestDensity": corrected,
+            "BestDensity_printed": printed,
             "OC": schedule_operator_centric(problem, R),
         }
         rows.append(

@@ -80,6 +80,26 @@ def schedule_dp(problem: RecoveryProblem, R: float) -> Schedule:
     docstring for the best-so-far plan and the deduplication)."""
     budget = math.floor(check_budget(R) + TOLERANCE)
     costs = _integer_costs(problem)
+    *_, (_, best, _) = _levels(problem, costs, budget)  # the best plan after the last level
+    return problem.schedule_mask(_unpack(best, costs.size))
+
+
+def dp_priorities(problem: RecoveryProblem, budgets) -> list[int]:
+    """``schedule_dp(problem, R).priority`` for every R of ``budgets``, from one run of Algorithm
+    4 to the largest: the plans of a usage level within a smaller budget are the same (children
+    dearer than the usage are only kept for later levels), so the best so far after the last
+    level within R is that call's answer."""
+    floors = [math.floor(check_budget(R) + TOLERANCE) for R in budgets]
+    if not floors:
+        return []
+    costs = _integer_costs(problem)
+    reached = [(usage, priority) for usage, _, priority in _levels(problem, costs, max(floors))]
+    return [max(p for usage, p in reached if usage <= b) for b in floors]
+
+
+def _levels(problem: RecoveryProblem, costs: np.ndarray, budget: int):
+    """Algorithm 4's usage levels up to ``budget``: (usage, best plan, its priority) after each
+    level that holds plans."""
     queries = _pack(problem.incidence)  # (M, W): QT of line 8
     priorities = problem.priority_array
     tables = _byte_tables(costs, queries.shape[1])
@@ -94,6 +114,7 @@ def schedule_dp(problem: RecoveryProblem, R: float) -> Schedule:
         top = int(np.argmax(value))
         if value[top] > best_priority:  # best so far, strictly: the cheapest plan wins a tie
             best, best_priority = plans[top], int(value[top])
+        yield usage, best, best_priority
         children = plans[:, None, :] | queries[None, :, :]  # lines 16-17: CP_i ∪ QT_ik
         cost = _mask_cost(children, tables)
         grow = (cost > usage) & (cost <= budget)  # C_ik != 0 (line 14) and within R
@@ -104,4 +125,3 @@ def schedule_dp(problem: RecoveryProblem, R: float) -> Schedule:
         levels, starts = np.unique(cost[order], return_index=True)
         for level, group in zip(levels, np.split(children[order], starts[1:]), strict=True):
             pending.setdefault(int(level), []).append(group)
-    return problem.schedule_mask(_unpack(best, costs.size))

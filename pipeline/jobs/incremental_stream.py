@@ -9,6 +9,7 @@ depend on partitioning. Ranks and per-tweet counts use the closed forms of
 import math
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -172,3 +173,21 @@ def compare_with_oracle(engine: pd.DataFrame, oracle: pd.DataFrame) -> dict:
         "extra": int((both["_merge"] == "left_only").sum()),
         "wrong": int(wrong.sum()),
     }
+
+
+def engine_against_oracle(
+    spark: SparkSession, *, tweets: int, seed: int, tweet_rate: float, end: float, run
+) -> tuple[dict, object, dict]:
+    """INC10's oracle check on the generated data set (``write_hashtags``): the engine's run on
+    its hashtags with ts < end (``run(stream=...)`` -> (topology, RunResult), on this thread)
+    while another thread counts the data set (``statistics``) and computes the Spark oracle's
+    window counts. Returns (statistics, RunResult, ``compare_with_oracle``'s counts)."""
+    frame = spark.read.parquet(
+        str(write_hashtags(spark, tweets=tweets, seed=seed, tweet_rate=tweet_rate))
+    )
+    with ThreadPoolExecutor(1) as spark_side:
+        stats = spark_side.submit(statistics, frame)
+        oracle = spark_side.submit(oracle_window_counts, spark, frame, end)
+        _, result = run(stream=engine_stream(frame, end))
+        check = compare_with_oracle(engine_window_counts(result.outputs), oracle.result())
+        return stats.result(), result, check

@@ -7,9 +7,12 @@ import time
 import numpy as np
 
 from incremental.best_density import schedule_best_density
+from incremental.experiments import level_rows
 from incremental.instances import Fig16Setting, fig16_instance
 from incremental.milp import schedule_milp
 from incremental.schedule_dp import schedule_dp
+from tests.benchmarks.speedup import record_speedup
+from tests.incremental.reference import former_level_rows
 
 SETTINGS = {
     "max_share 3": Fig16Setting(),
@@ -58,3 +61,17 @@ def test_exact_optimum_for_18_queries(benchmark):
     figures["dp_s"] = benchmark.stats.stats.mean
     benchmark.extra_info.update(figures)
     print("\n" + "\n".join(f"  {k}: {v:.3f} (target < 1 s)" for k, v in figures.items()))
+
+
+def test_fig16_levels_against_a_call_per_start_and_level(benchmark):
+    # fig16_point's scheduling of one instance at the notebook's ten levels: BestDensity's two
+    # starts from one greedy pass and one Algorithm 4 run for the checked levels, against a call
+    # per start and per level (the same rows)
+    problem = fig16_instance(Fig16Setting(max_share=6, zipf_s=0.5), np.random.default_rng(0))
+    grid = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+    began = time.perf_counter()
+    for _ in range(5):
+        former = former_level_rows(problem, grid)
+    before = (time.perf_counter() - began) / 5
+    assert benchmark(level_rows, problem, grid) == former
+    record_speedup(benchmark, before, "Fig 16 levels of one instance", "a call per start and level")

@@ -6,7 +6,17 @@ import itertools
 import numpy as np
 from hypothesis import strategies as st
 
-from incremental.problem import RecoveryProblem, problem_from_topology
+from incremental.best_density import profit_density
+from incremental.experiments import DP_CHECK
+from incremental.operator_centric import schedule_operator_centric
+from incremental.problem import (
+    TOLERANCE,
+    RecoveryProblem,
+    check_budget,
+    max_share_frequency,
+    problem_from_topology,
+)
+from incremental.schedule_dp import schedule_dp
 
 
 def brute_force(problem: RecoveryProblem, R: float) -> tuple[int, float]:
@@ -99,3 +109,105 @@ def fig2() -> RecoveryProblem:
 
 # "each node is capable of recovering 2 partitions": capacity 2.5 at the 80% cap.
 FIG2_NODES = [(60.0 * k, 2.5) for k in (1, 2, 3, 4)]
+
+
+def former_best_density(problem: RecoveryProblem, R: float, starts: str = "all_singles"):
+    """Algorithm 3 as ``incremental.best_density`` ran it before the two starts shared one
+    greedy pass (one call per start): the reference its single and paired calls must equal."""
+    budget = check_budget(R)
+    incidence, costs = problem.incidence, problem.cost_array
+    single = incidence.astype(float) @ costs
+    feasible = single <= budget + TOLERANCE
+    shared = (incidence * costs).astype(float) @ incidence.T.astype(float)
+    pair = single[:, None] + single[None, :] - shared
+    first, second = np.triu_indices(single.size, k=1)
+    ok = pair[first, second] <= budget + TOLERANCE
+    pairs = incidence[first[ok]] | incidence[second[ok]]
+    if starts == "all_singles":
+        singles = incidence[feasible]
+    elif feasible.any():
+        density = profit_density(problem)[0]
+        singles = incidence[[int(np.argmax(np.where(feasible, density, -np.inf)))]]
+    else:
+        singles = np.zeros((0, costs.size), dtype=bool)
+    plans = np.concatenate([singles, pairs])
+    if plans.shape[0] == 0:
+        return problem.schedule_mask(np.zeros(costs.size, dtype=bool))
+    query_costs = (incidence * costs).T.astype(float)
+    last = incidence.shape[0] - 1
+    active = np.ones(plans.shape[0], dtype=bool)
+    while active.any():
+        density = profit_density(problem, plans)
+        extra = (~plans).astype(float) @ query_costs
+        spent = plans.astype(float) @ costs
+        fits = (spent[:, None] + extra <= budget + TOLERANCE) & (extra > 0)
+        density = np.where(fits, density, -np.inf)
+        pick = last - np.argmax(density[:, ::-1], axis=1)
+        active &= fits.any(axis=1)
+        plans[active] |= incidence[pick[active]]
+    covered = ~(incidence[None, :, :] & ~plans[:, None, :]).any(axis=2)
+    value = covered.astype(np.int64) @ problem.priority_array
+    spent = plans.astype(float) @ costs
+    best = np.lexsort((np.arange(value.size), spent, -value))[0]
+    return problem.schedule_mask(plans[best])
+
+
+def former_level_rows(problem: RecoveryProblem, x_grid) -> list[dict]:
+    """``incremental.experiments.level_rows`` before the shared greedy pass and the single
+    Algorithm 4 run: Algorithm 4 called at every checked level, BestDensity once per start."""
+    total_cost = float(problem.cost_array.sum())
+    total_priority = int(problem.priority_array.sum())
+    d = max_share_frequency(problem)
+    budgets = [x * total_cost for x in x_grid]
+    optimum, opt_queries = former_optimum_by_level(problem, budgets)
+    rows = []
+    for x, R, best, count in zip(x_grid, budgets, optimum, opt_queries, strict=True):
+        if x <= DP_CHECK and schedule_dp(problem, R).priority != best:
+            raise RuntimeError(f"Algorithm 4 and the enumeration disagree at x = {x}")
+        plans = {
+            "BestDensity": former_best_density(problem, R),
+            "BestDensity_printed": former_best_density(problem, R, starts="printed"),
+            "OC": schedule_operator_centric(problem, R),
+        }
+        rows.append(
+            {
+                "x": float(x),
+                "R": R,
+                "d": d,
+                "opt_queries": int(count),
+                "priority_total": total_priority,
+                "share_DP": int(best) / total_priority,
+                **{f"share_{m}": s.priority / total_priority for m, s in plans.items()},
+            }
+        )
+    return rows
+
+
+def former_optimum_by_level(problem: RecoveryProblem, budgets) -> tuple[np.ndarray, np.ndarray]:
+    """``incremental.experiments.optimum_by_level`` as NumPy passes over the 2^M plans, before
+    its compiled loop: the reference the loop must equal."""
+    incidence = problem.incidence
+    M, P = incidence.shape
+    costs = problem.cost_array.astype(np.int64)
+    bit = np.left_shift(np.uint64(1), np.arange(P, dtype=np.uint64))
+    queries = np.bitwise_or.reduce(np.where(incidence, bit, np.uint64(0)), axis=1)
+    plans = np.zeros(1, dtype=np.uint64)
+    for q in queries:
+        plans = np.concatenate([plans, plans | q])
+    per_bit = np.zeros(64, dtype=np.int64)
+    per_bit[:P] = costs
+    byte_bits = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+    tables = byte_bits.astype(np.int64) @ per_bit.reshape(8, 8).T
+    data = plans.view(np.uint8).reshape(-1, 8)
+    cost = np.zeros(plans.size, dtype=np.int64)
+    for j in range(8):
+        cost += tables[data[:, j], j]
+    key = np.zeros(plans.size, dtype=np.int64)
+    for q, priority in zip(queries, problem.priority_array, strict=True):
+        key += ((plans & q) == q) * (priority * (M + 1) + 1)
+    best = np.zeros(int(costs.sum()) + 1, dtype=np.int64)
+    np.maximum.at(best, cost, key)
+    best = np.maximum.accumulate(best)
+    at = np.clip(np.floor(np.asarray(budgets, dtype=float) + TOLERANCE).astype(np.int64), 0, None)
+    top = best[np.minimum(at, best.size - 1)]
+    return top // (M + 1), top % (M + 1)

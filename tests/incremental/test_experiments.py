@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from incremental.best_density import schedule_best_density, schedule_best_density_both
 from incremental.experiments import (
     fig16_point,
     level_rows,
@@ -12,9 +13,15 @@ from incremental.experiments import (
     printed_counterexample,
 )
 from incremental.instances import Fig16Setting, fig16_instance
-from incremental.schedule_dp import schedule_dp
+from incremental.schedule_dp import dp_priorities, schedule_dp
 from tests.examples import examples
-from tests.incremental.reference import brute_force, problems
+from tests.incremental.reference import (
+    brute_force,
+    former_best_density,
+    former_level_rows,
+    former_optimum_by_level,
+    problems,
+)
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -53,3 +60,47 @@ def test_the_printed_counterexample_falls_below_theorem51_bound_with_the_printed
     assert (row["d"], total) == (1, 7)
     assert row["share_BestDensity_printed"] * total == pytest.approx(2)
     assert row["share_DP"] * total == row["share_BestDensity"] * total == pytest.approx(5)
+
+
+GENERATORS = [{}, {"pool": 72}, {"query_size": (1, 4)}, {"cost": (1, 30)}, {"sharing": "frequency"}]
+
+
+@pytest.mark.parametrize("generator", GENERATORS)
+@pytest.mark.parametrize("max_share", [3, 6])
+def test_level_rows_equal_the_former_calls_per_start_and_level(generator, max_share):
+    # one greedy pass for both starts and one Algorithm 4 run for the checked levels: the same
+    # rows, to the last bit, as a BestDensity call per start and an Algorithm 4 call per level
+    grid = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+    setting = Fig16Setting(max_share=max_share, zipf_s=0.5, **generator)
+    for seed in range(8):
+        problem = fig16_instance(setting, np.random.default_rng(seed))
+        assert level_rows(problem, grid) == former_level_rows(problem, grid)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(problems())
+def test_best_density_both_equals_a_call_per_start(case):
+    problem, R = case
+    both = schedule_best_density_both(problem, R)
+    assert both == (former_best_density(problem, R), former_best_density(problem, R, "printed"))
+    assert both == (
+        schedule_best_density(problem, R),
+        schedule_best_density(problem, R, starts="printed"),
+    )
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(problems())
+def test_dp_priorities_equal_a_schedule_dp_call_per_budget(case):
+    problem, R = case
+    budgets = [0, R / 3, R / 2, R, float(problem.cost_array.sum())]
+    assert dp_priorities(problem, budgets) == [schedule_dp(problem, b).priority for b in budgets]
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(problems(max_queries=12))
+def test_optimum_by_level_equals_the_former_numpy_passes(case):
+    problem, _ = case
+    budgets = np.arange(int(problem.cost_array.sum()) + 2)
+    new, old = optimum_by_level(problem, budgets), former_optimum_by_level(problem, budgets)
+    assert all(np.array_equal(a, b) for a, b in zip(new, old, strict=True))

@@ -1,10 +1,14 @@
 """The Spark stream generator against the numpy model it writes in SQL, and the Spark SQL oracle
 against the engine on a failure-free run and a correlated failure."""
 
+from functools import partial
+
 import numpy as np
 import pytest
+from numpy.random import default_rng as rng
 
 from incremental import timelines
+from pipeline import paths
 from pipeline.jobs import incremental_stream as data
 
 pytestmark = pytest.mark.spark
@@ -83,3 +87,27 @@ def test_bad_sizes_raise(spark):
         data.hashtags(spark, tweets=0)
     with pytest.raises(ValueError, match="tweet_rate"):
         data.hashtags(spark, tweets=5, tweet_rate=0.0)
+
+
+def test_engine_against_oracle_equals_its_steps_one_after_another(spark, tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "RAW_DATA", tmp_path)  # the data set is written under RAW_DATA
+    run = partial(
+        timelines.fig9_run,
+        scheme="incremental",
+        killed=("n0", "n1", "n2"),
+        acquisition=[5.0, 9.0, 14.0],
+        rate=3.0 * timelines.HASHTAGS_PER_TWEET,
+        rho=timelines.RHO,
+        t_fail=30.0,
+        end=END,
+    )
+    stats, result, check = data.engine_against_oracle(
+        spark, tweets=300, seed=3, tweet_rate=3.0, end=END, run=partial(run, rng=rng(0))
+    )
+    frame = spark.read.parquet(str(data.write_hashtags(spark, tweets=300, seed=3, tweet_rate=3.0)))
+    _, alone = run(rng=rng(0), stream=data.engine_stream(frame, END))
+    oracle = data.oracle_window_counts(spark, frame, END)
+    assert stats == data.statistics(frame)
+    assert result.outputs == alone.outputs and result.events == alone.events
+    assert check == data.compare_with_oracle(data.engine_window_counts(alone.outputs), oracle)
+    assert check["results"] > 100
