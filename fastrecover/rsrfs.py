@@ -122,6 +122,20 @@ def satisfies_rsrfs(eta, anchors) -> bool:
     return True
 
 
+def _move_inputs(topology: Topology, config: Configuration, storage: Storage, ch_max: float):
+    """``_moves``' arguments but max_rounds, from a configuration: a fresh copy of its
+    frequencies (``_moves`` changes them in place), each operator's segment head, ρ_i a_i
+    (rt_i = a_i / η_i + b_i), state_i with ch_i = state_i η_i + const, CH_all and CH_max."""
+    return (
+        np.array(config.frequencies, dtype=float),
+        heads(topology, config.anchors),
+        topology.rho * recovery_time_terms(topology, config.anchors, storage)[0],
+        topology.pi / storage.snapshot,
+        total_overhead(topology, config, storage),
+        float(ch_max),
+    )
+
+
 def redistribute(
     topology: Topology,
     start: Result,
@@ -139,12 +153,7 @@ def redistribute(
         return start
     storage = storage or Storage()
     config = start.configuration
-    segment = heads(topology, config.anchors)
-    eta = np.array(config.frequencies, dtype=float)
-    weight = topology.rho * recovery_time_terms(topology, config.anchors, storage)[0]  # ρ_i a_i
-    state = topology.pi / storage.snapshot  # ch_i = state_i η_i + const
-    overhead = total_overhead(topology, config, storage)
-    eta = _moves(eta, segment, weight, state, overhead, float(ch_max), int(max_rounds))
+    eta = _moves(*_move_inputs(topology, config, storage, ch_max), int(max_rounds))
     final = Configuration(config.anchors, tuple(float(e) for e in eta))
     return Result(
         True,

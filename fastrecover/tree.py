@@ -384,6 +384,37 @@ def _star(table, star, star_f):
 
 
 @njit(cache=True)
+def _traceback(
+    root, anchored, next_state, side, need, arg, follows, star, star_f, kid_ptr, kid_idx, z
+):
+    """The kernels' walk from the root down: (feasible, anchor flags, frequency indices). A node
+    in state s (``anchored`` or following) spends need[i, side[s], f] and splits the rest among
+    its children as arg[k, s, f, .] chose; a child that ``follows`` keeps f in next_state[s],
+    else it is anchored at its own best frequency for its budget."""
+    n = need.shape[0]
+    anchor = np.zeros(n, dtype=np.bool_)
+    chosen = np.zeros(n, dtype=np.int64)
+    if not np.isfinite(star[root, z]):
+        return False, anchor, chosen
+    stack = [(root, anchored, star_f[root, z], z)]
+    while stack:
+        i, s, f, c = stack.pop()
+        if s == anchored:
+            anchor[i] = True
+        chosen[i] = f
+        r = c - need[i, side[s], f]
+        for kk in range(kid_ptr[i + 1] - 1, kid_ptr[i] - 1, -1):
+            k = kid_idx[kk]
+            c_k = arg[k, s, f, r]
+            if follows[k, s, f, c_k]:
+                stack.append((k, next_state[s], f, c_k))
+            else:
+                stack.append((k, anchored, star_f[k, c_k], c_k))
+            r -= c_k
+    return True, anchor, chosen
+
+
+@njit(cache=True)
 def _exact_kernel(rt, need, rho, upstream, order, kid_ptr, kid_idx, z):
     """_exact as one compiled loop: (feasible, anchor flags, frequency indices)."""
     n, nf, width = rt.shape[0], rt.shape[2], z + 1
@@ -403,6 +434,7 @@ def _exact_kernel(rt, need, rho, upstream, order, kid_ptr, kid_idx, z):
                 path[i, j, f] = rt[i, 0, f] + path[up, j - 1, f]
     G = np.empty((n, options, nf, width))
     arg = np.zeros((n, options, nf, width), dtype=np.int64)  # arg[k]: k's split in its parent
+    follows = np.zeros((n, options, nf, width), dtype=np.bool_)  # k in its parent's segment
     star = np.empty((n, width))
     star_f = np.zeros((n, width), dtype=np.int64)
     for i in order:
@@ -415,6 +447,7 @@ def _exact_kernel(rt, need, rho, upstream, order, kid_ptr, kid_idx, z):
                 for f in range(nf):
                     for c in range(width):
                         value[j, f, c] = np.minimum(star[k, c], G[k, j + 1, f, c])
+                        follows[k, j, f, c] = G[k, j + 1, f, c] < star[k, c]
             out = np.empty((rows, nf, width))
             _merge_into(merged, value, out, arg[k, :rows])
             merged = out
@@ -427,27 +460,23 @@ def _exact_kernel(rt, need, rho, upstream, order, kid_ptr, kid_idx, z):
                 for c in range(needed, width):
                     G[i, j, f, c] = own + merged[j, f, c - needed]
         _star(G[i, 0], star[i], star_f[i])
-    anchor = np.zeros(n, dtype=np.bool_)
-    chosen = np.zeros(n, dtype=np.int64)
-    root = order[n - 1]
-    if not np.isfinite(star[root, z]):
-        return False, anchor, chosen
-    stack = [(root, 0, star_f[root, z], z)]
-    while stack:
-        i, j, f, c = stack.pop()
-        if j == 0:
-            anchor[i] = True
-        chosen[i] = f
-        r = c - (need[i, 1, f] if j == 0 else need[i, 0, f])
-        for kk in range(kid_ptr[i + 1] - 1, kid_ptr[i] - 1, -1):
-            k = kid_idx[kk]
-            c_k = arg[k, j, f, r]
-            if G[k, j + 1, f, c_k] < star[k, c_k]:
-                stack.append((k, j + 1, f, c_k))
-            else:
-                stack.append((k, 0, star_f[k, c_k], c_k))
-            r -= c_k
-    return True, anchor, chosen
+    # State j: anchored at i itself (0, i's need with its input log) or at i's j-th ancestor.
+    side = np.zeros(options, dtype=np.int64)
+    side[0] = 1
+    return _traceback(
+        order[n - 1],
+        0,
+        np.arange(1, options + 1),
+        side,
+        need,
+        arg,
+        follows,
+        star,
+        star_f,
+        kid_ptr,
+        kid_idx,
+        z,
+    )
 
 
 @njit(cache=True)
@@ -463,6 +492,7 @@ def _thesis_kernel(rt, need, rho, order, kid_ptr, kid_idx, z):
     rt_t = np.empty((n, 2, nf, width))  # DP_rt[inp, f, c]
     fr_t = np.empty((n, 2, nf, width))  # DP_fr[inp, f, c]
     arg = np.zeros((n, 2, nf, width), dtype=np.int64)
+    follows = np.zeros((n, 2, nf, width), dtype=np.bool_)  # k follows its parent (inp = 0)
     star = np.empty((n, width))
     star_f = np.zeros((n, width), dtype=np.int64)
     for i in order:
@@ -477,7 +507,8 @@ def _thesis_kernel(rt, need, rho, order, kid_ptr, kid_idx, z):
                     for c in range(width):
                         follow = _follow(fr_t[k, 0, f, c], rt[i, inp, f], rt_t[k, 0, f, c])
                         value[inp, f, c] = np.minimum(follow, star[k, c])
-                        fr_value[inp, f, c] = fr_t[k, 0, f, c] if follow < star[k, c] else 0.0
+                        follows[k, inp, f, c] = follow < star[k, c]
+                        fr_value[inp, f, c] = fr_t[k, 0, f, c] if follows[k, inp, f, c] else 0.0
             out = np.empty((2, nf, width))
             _merge_into(merged, value, out, arg[k])
             carried = np.empty((2, nf, width))  # _carry_rows: DP_fr along the chosen split
@@ -496,27 +527,22 @@ def _thesis_kernel(rt, need, rho, order, kid_ptr, kid_idx, z):
                 for c in range(needed, width):
                     rt_t[i, inp, f, c] = own + merged[inp, f, c - needed]
         _star(rt_t[i, 1], star[i], star_f[i])
-    anchor = np.zeros(n, dtype=np.bool_)
-    chosen = np.zeros(n, dtype=np.int64)
-    root = order[n - 1]
-    if not np.isfinite(star[root, z]):
-        return False, anchor, chosen
-    stack = [(root, 1, star_f[root, z], z)]
-    while stack:
-        i, inp, f, c = stack.pop()
-        if inp:
-            anchor[i] = True
-        chosen[i] = f
-        r = c - need[i, inp, f]
-        for kk in range(kid_ptr[i + 1] - 1, kid_ptr[i] - 1, -1):
-            k = kid_idx[kk]
-            c_k = arg[k, inp, f, r]
-            if _follow(fr_t[k, 0, f, c_k], rt[i, inp, f], rt_t[k, 0, f, c_k]) < star[k, c_k]:
-                stack.append((k, 0, f, c_k))
-            else:
-                stack.append((k, 1, star_f[k, c_k], c_k))
-            r -= c_k
-    return True, anchor, chosen
+    # State inp: 1 anchored (its input logged), 0 following its parent; a follower's child that
+    # follows is in state 0 again.
+    return _traceback(
+        order[n - 1],
+        1,
+        np.zeros(2, dtype=np.int64),
+        np.arange(2),
+        need,
+        arg,
+        follows,
+        star,
+        star_f,
+        kid_ptr,
+        kid_idx,
+        z,
+    )
 
 
 @njit(cache=True)

@@ -157,20 +157,11 @@ def test_sweep_solvers_before_and_after_compiled_tables_and_totals(benchmark):
         lambda: tree_methods_numpy(tree),
         lambda: tree_methods(tree, 0.5, 20),
     )
-    from fastrecover.model import heads, recovery_time_terms, total_overhead
-    from fastrecover.rsrfs import _moves
+    from fastrecover.rsrfs import _move_inputs, _moves
     from tests.fastrecover.reference import rsrfs_moves_numpy
 
     chain = random_chain(25, np.random.default_rng(1))
-    config, storage = optimize_chain(chain, 0.4, 60).configuration, Storage()
-    moves = (
-        np.array(config.frequencies, dtype=float),
-        heads(chain, config.anchors),
-        chain.rho * recovery_time_terms(chain, config.anchors, storage)[0],
-        chain.pi / storage.snapshot,
-        total_overhead(chain, config, storage),
-        0.4,
-    )
+    moves = _move_inputs(chain, optimize_chain(chain, 0.4, 60).configuration, Storage(), 0.4)
     pairs["RSRFS moves NumPy -> compiled n=25"] = (
         lambda: rsrfs_moves_numpy(*moves),
         lambda: _moves(moves[0].copy(), *moves[1:], 10_000),
@@ -189,3 +180,36 @@ def test_sweep_solvers_before_and_after_compiled_tables_and_totals(benchmark):
     print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))
     chain = random_chain(35, np.random.default_rng(0))
     benchmark.pedantic(chain_methods, (chain, 0.4, 60), rounds=3, iterations=1)
+
+
+def test_a_workers_collection_after_a_task_before_and_after_the_freeze(benchmark):
+    """PySpark's reused worker runs gc.collect() after every task (partition); in a process that
+    ran a FastRecover sweep point it scans every object the imports left, unless
+    pipeline.sweep._run_task froze them after the function's first run (old/new reported)."""
+    import gc
+
+    import pyspark.daemon  # noqa: F401  (what a worker has loaded)
+
+    from fastrecover import experiments
+    from fastrecover.settings import CHAIN, TREE
+    from pipeline.sweep import _FROZEN, _run_task
+
+    def collect_ms():
+        began = time.process_time()
+        for _ in range(5):
+            gc.collect()
+        return (time.process_time() - began) / 5 * 1e3
+
+    gc.unfreeze()
+    _FROZEN.discard(("fastrecover.experiments", "tree_point"))
+    experiments.chain_point(dict(CHAIN.point(), rsrfs=True), np.random.default_rng(0))
+    try:
+        before = collect_ms()
+        _run_task(experiments.tree_point, 0, 1, (0, 0, 0, TREE.point()))  # freezes
+        after = collect_ms()
+        benchmark.pedantic(gc.collect, rounds=5, iterations=1)
+    finally:
+        gc.unfreeze()
+    figures = {"gc.collect old ms": before, "gc.collect new ms": after, "old/new": before / after}
+    benchmark.extra_info.update(figures)
+    print("\n" + "\n".join(f"  {k}: {v:.3f}" for k, v in figures.items()))

@@ -291,21 +291,12 @@ def test_longest_first_keeps_every_point_and_puts_the_largest_work_first():
 @settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 35), st.integers(0, 2**32 - 1), st.sampled_from([0.2, 0.4, 0.6]))
 def test_compiled_rsrfs_moves_equal_the_numpy_moves(n, seed, ch_max):
-    from fastrecover.model import heads, recovery_time_terms, total_overhead
-    from fastrecover.rsrfs import _moves
+    from fastrecover.rsrfs import _move_inputs, _moves
     from tests.fastrecover.reference import rsrfs_moves_numpy
 
     topology = random_chain(n, np.random.default_rng(seed))
     start = optimize_chain(topology, ch_max, 60)
     if not start.feasible:
         return
-    config, storage = start.configuration, Storage()
-    args = (
-        np.array(config.frequencies, dtype=float),
-        heads(topology, config.anchors),
-        topology.rho * recovery_time_terms(topology, config.anchors, storage)[0],
-        topology.pi / storage.snapshot,
-        total_overhead(topology, config, storage),
-        ch_max,
-    )
+    args = _move_inputs(topology, start.configuration, Storage(), ch_max)
     np.testing.assert_array_equal(_moves(*args, 10_000), rsrfs_moves_numpy(*args))

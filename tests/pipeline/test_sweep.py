@@ -297,3 +297,25 @@ def test_an_overhead_bound_sweep_grows_its_batches_and_a_slow_one_keeps_the_targ
     # Points of 2 s each: the batch that fills the target, never less than 2 per core.
     assert next_batch_tasks(10, 10.0, parallelism=2) == int(TARGET_BATCH_SECONDS * 10 / 10.0)
     assert next_batch_tasks(4, 100.0, parallelism=2) == 4
+
+
+def test_a_worker_freezes_the_collector_once_per_function_after_its_first_run():
+    """The reused worker's gc.collect() after every task skips what was alive after a function's
+    first run (pipeline.sweep._freeze_after_first_run); the rows are those of an unfrozen run."""
+    import gc
+
+    from pipeline.sweep import _FROZEN, _run_task
+
+    _FROZEN.discard(("tests.pipeline.sweep_fns", "draws"))
+    gc.unfreeze()
+    try:
+        first = _run_task(sweep_fns.draws, 0, 1, (0, 2, 3, {"mu": 1.0}))
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        junk = [[] for _ in range(100)]  # objects made after the freeze stay collectable
+        again = _run_task(sweep_fns.draws, 0, 1, (0, 2, 3, {"mu": 1.0}))
+        assert gc.get_freeze_count() <= frozen  # once per function: junk is not frozen
+        assert first == again and first[3] is None
+        del junk
+    finally:
+        gc.unfreeze()
