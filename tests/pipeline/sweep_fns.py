@@ -46,3 +46,20 @@ def trivial(params, rng):
 
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+class _Cycle:
+    """A reference cycle a sweep function leaves behind: garbage only a collection frees."""
+
+    def __init__(self):
+        self.me = self
+
+
+def leaves_a_cycle(params, rng):
+    import weakref
+
+    LEFT.append(weakref.ref(_Cycle()))
+    return {"x": 1.0}
+
+
+LEFT: list = []  # weak references to the cycles leaves_a_cycle dropped
