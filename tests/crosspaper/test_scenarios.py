@@ -131,12 +131,12 @@ def _chain_scenario(n, *, lam, c, r, delta=0.0, omega=1.0, operators=None, fastr
     ops = operators or [
         {
             "name": f"op{i}",
-            "parallelism": 1,
+            "parallelism": 4,  # on every node (multilevel reads the critical path alone)
             "selectivity": 1.0,
             "state_kb": 1.0,
             "tuple_kb": 1.0,
             "cpu_share": 0.1,
-            "nodes": [0],
+            "nodes": [0, 1, 2, 3],
             "output": i == n - 1,
             "join": False,
         }
@@ -270,7 +270,7 @@ def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
     n, omega_per_min = 8, float(CHAIN.omega)
     s = np.ones(n)
     pi = rng.uniform(10_000, 20_000, n)
-    # Every operator on node 0 of 4: ρ_i = ((process + single) / 4 + correlated) / 1440.
+    # Every operator on one node of 4: ρ_i = ((process + single) / 4 + correlated) / 1440.
     rho = (0.4 + 0.1) / 4 / 1440.0
     thesis = [Operator(s=s[i], tau=1e-5, pi=pi[i], theta=1.0, rho=rho) for i in range(n)]
     direct = optimize_chain(chain(thesis, omega_per_min), CHAIN.ch_max, CHAIN.z, Storage())
@@ -283,7 +283,7 @@ def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
             "state_kb": float(pi[i]),
             "tuple_kb": 1.0,
             "cpu_share": 0.1,
-            "nodes": [0],
+            "nodes": [i % 4],  # every node hosts a task (load refuses an empty one)
             "output": i == n - 1,
             "join": False,
         }
@@ -494,3 +494,31 @@ def test_fastrecover_rho_fails_on_charging_every_correlated_failure_to_every_ope
         hit = sum(any(k in op["nodes"] for k in pair) for pair in pairs) / len(pairs)
         assert rho == pytest.approx((0.5 * share + 2.0 * hit) / 1440.0)
     assert topology.rho[0] < (0.5 / 4 + 2.0) / 1440.0  # the old charge: every correlated failure
+
+
+@pytest.mark.parametrize("where", ["after the last", "between"])
+def test_a_node_hosting_no_task_fails_on_loading(tmp_path, where):
+    """rev20 (issue 20) MED 2: resources.nodes larger than the placement uses (or a gap in the
+    node indices) loaded, and the cross notebooks then failed an empty node: cross_frontier's
+    incremental recovery crashed ("failed_nodes hold no partition"), other schemes lost nothing.
+    Refused naming both fields and the node; an idle node is a standby node."""
+    text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
+    if where == "after the last":
+        text = text.replace("\nnodes = 10 ", "\nnodes = 11 ", 1)
+        empty = r"\[10\]"
+    else:  # the window's and sink's tasks moved from node 6 to node 10: node 6 left empty
+        text = text.replace("nodes = [6, 7, 8, 9]", "nodes = [10, 7, 8, 9]")
+        text = text.replace("\nnodes = 10 ", "\nnodes = 11 ", 1)
+        empty = r"\[6\]"
+    path = tmp_path / "my_job.toml"
+    path.write_text(text)
+    with pytest.raises(
+        ValueError,
+        match=rf"resources\.nodes = 11 but node\(s\) {empty} host no task "
+        rf"\(topology\.operators\.<name>\.nodes\).*resources\.standby_nodes",
+    ):
+        S.load(path)
+    if where == "after the last":  # the idle node declared as what it is: a standby node
+        text = text.replace("\nnodes = 11 ", "\nnodes = 10 ", 1)
+        path.write_text(text.replace("\nstandby_nodes = 0 ", "\nstandby_nodes = 1 ", 1))
+        assert S.load(path).resources.standby_nodes == 1
