@@ -522,3 +522,48 @@ def test_a_node_hosting_no_task_fails_on_loading(tmp_path, where):
         text = text.replace("\nnodes = 11 ", "\nnodes = 10 ", 1)
         path.write_text(text.replace("\nstandby_nodes = 0 ", "\nstandby_nodes = 1 ", 1))
         assert S.load(path).resources.standby_nodes == 1
+
+
+# -- mutation survivors (issue 20): mappings and ranges the paper-level tests above left free ---
+def test_the_mappings_read_each_field_where_the_template_says():
+    """Each mapping reads the scenario's own field, per task where the field is per task: a
+    mutant reading local_* for khaos, ignoring drain_tau_s, taking state_kb as an operator's
+    whole state or charging a partition its operator's parallelism survived the tests above."""
+    s = S.load(S.TEMPLATE)  # parallelism 2 and 4: per task and per operator differ
+    c = s.checkpoint
+    assert (c.local_restart_s, c.local_cost_s) != (c.remote_restart_s, c.remote_cost_s)
+    sim = S.to_khaos(s).sim
+    assert sim.restart_s == c.remote_restart_s  # a khaos failure restarts from the remote store
+    assert sim.checkpoint_s == round(c.remote_cost_s)
+    assert sim.capacity == c.catch_up_rate
+    assert (
+        sim.drain_tau_s
+        == s.papers["khaos"]["drain_tau_s"]
+        != S.DEFAULTS["papers.khaos.drain_tau_s"][0]
+    )
+    topology, *_ = S.to_fastrecover(s)
+    ops = s.topology.operators
+    assert list(topology.pi) == pytest.approx([op.state_kb * op.parallelism for op in ops])
+    assert list(topology.theta) == pytest.approx([op.tuple_kb for op in ops])
+    problem = S.to_incremental(s, ["n6"])  # window[0] and sink[0]
+    assert dict(problem.costs) == pytest.approx({("window", 0): 0.4, ("sink", 0): 0.1})
+
+
+@pytest.mark.parametrize(
+    "section, key, value, message",
+    [
+        # at the boundary: a job exactly at its input rate never catches up
+        ("checkpoint", "catch_up_rate", 8516.0, r"checkpoint\.catch_up_rate must exceed"),
+        ("resources", "acquisition_high_s", 119.0, r"resources\.acquisition_high_s .* \[120"),
+        # 2% off the IoT day's mean: outside DAY_RATE_TOLERANCE (the 41% case is tested above)
+        ("topology", "input_rate", 8516.0 * 1.02, r"topology\.input_rate .* disagree by more"),
+    ],
+)
+def test_a_boundary_value_fails_on_loading(section, key, value, message):
+    """Mutation survivors: catch_up_rate = input_rate accepted (< for <=), acquisition_high_s
+    below acquisition_low_s accepted, a 10% day-rate tolerance for the documented 1%."""
+    data = tomllib.loads((S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text())
+    S.from_dict(copy.deepcopy(data))
+    data[section][key] = value
+    with pytest.raises(ValueError, match=message):
+        S.from_dict(data)
