@@ -135,7 +135,8 @@ class Operator:
     """One logical operator. parallelism: tasks (partitions); selectivity: output events per
     input event, in (0, 1]; state_kb: state per task, KB; tuple_kb: input event size, KB;
     cpu_share: share of a node's CPU one task needs (incremental's recovery cost of a
-    partition); nodes: node index (0-based, < resources.nodes) of each task; output: its tasks
+    partition); nodes: node index (0-based, < resources.nodes) of each task, every job node
+    hosting one at least; output: its tasks
     are query outputs (incremental: one query per output partition); join: correlated-input
     operator (PPA Eq. (2))."""
 
@@ -210,9 +211,10 @@ class Failures:
 
 @dataclass(frozen=True, kw_only=True)
 class Resources:
-    """nodes: nodes running the job; standby_nodes: idle nodes ready at once (0: every
-    replacement is acquired); acquisition_law: "uniform" on [low, high] s or "fixed" at low s,
-    from the request to a new node being ready."""
+    """nodes: nodes running the job's tasks, 0 to nodes - 1, each hosting at least one (the
+    nodes that can fail); standby_nodes: idle nodes besides them, ready at once (0: every
+    replacement beyond the survivors' spare is acquired); acquisition_law: "uniform" on
+    [low, high] s or "fixed" at low s, from the request to a new node being ready."""
 
     nodes: int
     standby_nodes: int
@@ -433,6 +435,16 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
                 join=_flag(raw, "join", path),
             )
         )
+    # Every job node hosts a task: the cross notebooks fail each of the resources.nodes nodes in
+    # turn (or k of them), and an empty one would lose nothing (or crash incremental recovery).
+    empty = sorted(set(range(nodes)) - {k for op in operators for k in op.nodes})
+    if empty:
+        raise ValueError(
+            f"resources.nodes = {nodes} but node(s) {empty} host no task "
+            f"(topology.operators.<name>.nodes): resources.nodes counts the nodes running the "
+            f"job's tasks, numbered 0 to {nodes - 1}; an idle node kept to replace failed ones "
+            f"is a standby node: declare it in resources.standby_nodes, not in resources.nodes"
+        )
     names = [op.name for op in operators]
     if len(set(names)) != len(names):
         raise ValueError("topology.operators: operator names must be unique")
@@ -468,8 +480,8 @@ def from_dict(data: dict, name: str = "<dict>") -> Scenario:
     )
     # to_multilevel's level 1 needs process failures and every cross notebook single-node ones:
     # a zero rate is refused here, not deep in an optimizer. Correlated failures may be absent
-    # (0: cross_frontier leaves that kind out, cross_interval never uses it, cross_correlated
-    # studies one correlated failure whatever its rate).
+    # (0: cross_frontier leaves that kind out, cross_interval counts them among the node
+    # failures, cross_correlated studies one correlated failure whatever its rate).
     for key, use in (
         ("process_per_day", "level 1 (local checkpoints) of the multilevel mapping"),
         ("single_per_day", "the single-node failures of every cross notebook"),

@@ -131,12 +131,12 @@ def _chain_scenario(n, *, lam, c, r, delta=0.0, omega=1.0, operators=None, fastr
     ops = operators or [
         {
             "name": f"op{i}",
-            "parallelism": 1,
+            "parallelism": 4,  # on every node (multilevel reads the critical path alone)
             "selectivity": 1.0,
             "state_kb": 1.0,
             "tuple_kb": 1.0,
             "cpu_share": 0.1,
-            "nodes": [0],
+            "nodes": [0, 1, 2, 3],
             "output": i == n - 1,
             "join": False,
         }
@@ -270,7 +270,7 @@ def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
     n, omega_per_min = 8, float(CHAIN.omega)
     s = np.ones(n)
     pi = rng.uniform(10_000, 20_000, n)
-    # Every operator on node 0 of 4: ρ_i = ((process + single) / 4 + correlated) / 1440.
+    # Every operator on one node of 4: ρ_i = ((process + single) / 4 + correlated) / 1440.
     rho = (0.4 + 0.1) / 4 / 1440.0
     thesis = [Operator(s=s[i], tau=1e-5, pi=pi[i], theta=1.0, rho=rho) for i in range(n)]
     direct = optimize_chain(chain(thesis, omega_per_min), CHAIN.ch_max, CHAIN.z, Storage())
@@ -283,7 +283,7 @@ def test_fastrecover_mapping_of_the_thesis_chain_gives_algorithm_1s_result():
             "state_kb": float(pi[i]),
             "tuple_kb": 1.0,
             "cpu_share": 0.1,
-            "nodes": [0],
+            "nodes": [i % 4],  # every node hosts a task (load refuses an empty one)
             "output": i == n - 1,
             "join": False,
         }
@@ -494,3 +494,76 @@ def test_fastrecover_rho_fails_on_charging_every_correlated_failure_to_every_ope
         hit = sum(any(k in op["nodes"] for k in pair) for pair in pairs) / len(pairs)
         assert rho == pytest.approx((0.5 * share + 2.0 * hit) / 1440.0)
     assert topology.rho[0] < (0.5 / 4 + 2.0) / 1440.0  # the old charge: every correlated failure
+
+
+@pytest.mark.parametrize("where", ["after the last", "between"])
+def test_a_node_hosting_no_task_fails_on_loading(tmp_path, where):
+    """rev20 (issue 20) MED 2: resources.nodes larger than the placement uses (or a gap in the
+    node indices) loaded, and the cross notebooks then failed an empty node: cross_frontier's
+    incremental recovery crashed ("failed_nodes hold no partition"), other schemes lost nothing.
+    Refused naming both fields and the node; an idle node is a standby node."""
+    text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
+    if where == "after the last":
+        text = text.replace("\nnodes = 10 ", "\nnodes = 11 ", 1)
+        empty = r"\[10\]"
+    else:  # the window's and sink's tasks moved from node 6 to node 10: node 6 left empty
+        text = text.replace("nodes = [6, 7, 8, 9]", "nodes = [10, 7, 8, 9]")
+        text = text.replace("\nnodes = 10 ", "\nnodes = 11 ", 1)
+        empty = r"\[6\]"
+    path = tmp_path / "my_job.toml"
+    path.write_text(text)
+    with pytest.raises(
+        ValueError,
+        match=rf"resources\.nodes = 11 but node\(s\) {empty} host no task "
+        rf"\(topology\.operators\.<name>\.nodes\).*resources\.standby_nodes",
+    ):
+        S.load(path)
+    if where == "after the last":  # the idle node declared as what it is: a standby node
+        text = text.replace("\nnodes = 11 ", "\nnodes = 10 ", 1)
+        path.write_text(text.replace("\nstandby_nodes = 0 ", "\nstandby_nodes = 1 ", 1))
+        assert S.load(path).resources.standby_nodes == 1
+
+
+# -- mutation survivors (issue 20): mappings and ranges the paper-level tests above left free ---
+def test_the_mappings_read_each_field_where_the_template_says():
+    """Each mapping reads the scenario's own field, per task where the field is per task: a
+    mutant reading local_* for khaos, ignoring drain_tau_s, taking state_kb as an operator's
+    whole state or charging a partition its operator's parallelism survived the tests above."""
+    s = S.load(S.TEMPLATE)  # parallelism 2 and 4: per task and per operator differ
+    c = s.checkpoint
+    assert (c.local_restart_s, c.local_cost_s) != (c.remote_restart_s, c.remote_cost_s)
+    sim = S.to_khaos(s).sim
+    assert sim.restart_s == c.remote_restart_s  # a khaos failure restarts from the remote store
+    assert sim.checkpoint_s == round(c.remote_cost_s)
+    assert sim.capacity == c.catch_up_rate
+    assert (
+        sim.drain_tau_s
+        == s.papers["khaos"]["drain_tau_s"]
+        != S.DEFAULTS["papers.khaos.drain_tau_s"][0]
+    )
+    topology, *_ = S.to_fastrecover(s)
+    ops = s.topology.operators
+    assert list(topology.pi) == pytest.approx([op.state_kb * op.parallelism for op in ops])
+    assert list(topology.theta) == pytest.approx([op.tuple_kb for op in ops])
+    problem = S.to_incremental(s, ["n6"])  # window[0] and sink[0]
+    assert dict(problem.costs) == pytest.approx({("window", 0): 0.4, ("sink", 0): 0.1})
+
+
+@pytest.mark.parametrize(
+    "section, key, value, message",
+    [
+        # at the boundary: a job exactly at its input rate never catches up
+        ("checkpoint", "catch_up_rate", 8516.0, r"checkpoint\.catch_up_rate must exceed"),
+        ("resources", "acquisition_high_s", 119.0, r"resources\.acquisition_high_s .* \[120"),
+        # 2% off the IoT day's mean: outside DAY_RATE_TOLERANCE (the 41% case is tested above)
+        ("topology", "input_rate", 8516.0 * 1.02, r"topology\.input_rate .* disagree by more"),
+    ],
+)
+def test_a_boundary_value_fails_on_loading(section, key, value, message):
+    """Mutation survivors: catch_up_rate = input_rate accepted (< for <=), acquisition_high_s
+    below acquisition_low_s accepted, a 10% day-rate tolerance for the documented 1%."""
+    data = tomllib.loads((S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text())
+    S.from_dict(copy.deepcopy(data))
+    data[section][key] = value
+    with pytest.raises(ValueError, match=message):
+        S.from_dict(data)

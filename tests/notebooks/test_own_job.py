@@ -21,32 +21,55 @@ CHANGES = {
     "single_per_day": "5.5",
     "interval_s": "30.0",
 }
+# Issue 20: the optional parts left out, in the same runs (no notebook time added): no correlated
+# failures, no standby node (the line removed: the default, 0) and no QoS limit (a very large
+# value, as the template says). The job without a Khaos day below keeps all three.
+WITHOUT_OPTIONAL_PARTS = {
+    "correlated_per_day": "0.0",
+    "standby_nodes": None,
+    "latency_ms": "1e12",
+    "recovery_s": "1e12",
+}
 
 
-@pytest.fixture(scope="module")
-def my_job(tmp_path_factory) -> str:
+def _edited(values: dict) -> str:
+    """The template with ``key = value`` lines replaced (value None: the line removed)."""
     text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
-    for key, value in CHANGES.items():
-        text, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", text)
+    for key, value in values.items():
+        line = "" if value is None else f"{key} = {value}"
+        text, n = re.subn(rf"(?m)^{key} = .*$", line, text)
         assert n == 1, key
-    path = tmp_path_factory.mktemp("own_job") / "my_job.toml"
-    path.write_text(text)
-    s = S.load(path)
-    assert (s.name, s.failures.single_per_day, s.checkpoint.interval_s) == ("my_job_e2e", 5.5, 30)
-    return str(path)
+    return text
 
 
-@pytest.mark.parametrize("name", ["cross_interval", "cross_frontier", "cross_correlated"])
-def test_a_cross_notebook_runs_on_a_scenario_file_outside_the_repository(name, my_job, tmp_path):
+def _run(name: str, argv: list[str], tmp_path) -> subprocess.CompletedProcess:
     env = {
         **os.environ,
         paths.REPORTS_ENV: str(tmp_path / "reports"),
         paths.RESULTS_ENV: str(tmp_path / "results"),
     }
-    argv = ["run", name, "--profile", "quick", "-p", f"scenario={my_job}"]
-    done = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *argv], capture_output=True, text=True, env=env
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "run", name, "--profile", "quick", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
     )
+
+
+@pytest.fixture(scope="module")
+def my_job(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("own_job") / "my_job.toml"
+    path.write_text(_edited({**CHANGES, **WITHOUT_OPTIONAL_PARTS}))
+    s = S.load(path)
+    assert (s.name, s.failures.single_per_day, s.checkpoint.interval_s) == ("my_job_e2e", 5.5, 30)
+    assert (s.failures.correlated_per_day, s.resources.standby_nodes) == (0, 0)
+    assert s.qos == S.QoS(latency_ms=1e12, recovery_s=1e12)
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["cross_interval", "cross_frontier", "cross_correlated"])
+def test_a_cross_notebook_runs_on_a_scenario_file_outside_the_repository(name, my_job, tmp_path):
+    done = _run(name, ["-p", f"scenario={my_job}"], tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     page = next((tmp_path / "reports").rglob(f"{name}.html")).read_text()
     assert "my own job, end to end" in page  # it ran on the file's scenario, not its default
@@ -60,10 +83,7 @@ def my_job_without_a_day(tmp_path_factory) -> tuple[str, str]:
     from crosspaper import interval
 
     folder = tmp_path_factory.mktemp("own_job_none")
-    text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
-    for key, value in {**CHANGES, "experiment": '"none"', "failure_seconds": "[]"}.items():
-        text, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", text)
-        assert n == 1, key
+    text = _edited({**CHANGES, "experiment": '"none"', "failure_seconds": "[]"})
     (folder / "my_job.toml").write_text(text)
     s = S.load(folder / "my_job.toml")
     seconds = interval.trace_min_seconds(6, S.to_khaos(s).method)
@@ -80,16 +100,31 @@ def test_a_cross_notebook_runs_on_a_job_without_a_khaos_day(name, my_job_without
     """rev20c #1: with experiment = "none" cross_interval failed on the Khaos table (KeyError
     'none') and cross_frontier on its simulator check (nothing to concatenate)."""
     path, trace = my_job_without_a_day
-    env = {
-        **os.environ,
-        paths.REPORTS_ENV: str(tmp_path / "reports"),
-        paths.RESULTS_ENV: str(tmp_path / "results"),
-    }
-    argv = ["run", name, "--profile", "quick", "-p", f"scenario={path}"]
+    argv = ["-p", f"scenario={path}"]
     argv += ["-p", f"trace={trace}"] if name == "cross_interval" else []
-    done = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *argv], capture_output=True, text=True, env=env
-    )
+    done = _run(name, argv, tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     page = next((tmp_path / "reports").rglob(f"{name}.html")).read_text()
     assert "my own job, end to end" in page
+
+
+@pytest.mark.parametrize(
+    "values, field",
+    [
+        ({"recovery_s": None}, r"qos\.recovery_s is missing"),
+        ({"nodes": "11"}, r"resources\.nodes = 11 but node\(s\) \[10\] host no task"),
+    ],
+    ids=["no QoS limit", "a node hosting no task"],
+)
+def test_a_job_the_notebooks_cannot_run_is_refused_up_front_naming_the_field(
+    values, field, tmp_path
+):
+    """Issue 20: refused in the notebook's first cells (the scenario's load), not deep in a
+    sweep; MED 2's empty node crashed cross_frontier's incremental recovery in its sweep."""
+    path = tmp_path / "my_job.toml"
+    path.write_text(_edited({**CHANGES, **values}))
+    done = _run("cross_frontier", ["-p", f"scenario={path}"], tmp_path)
+    assert done.returncode != 0
+    assert re.search(rf"failed in [\d.]+ s: cell [1-4]: ValueError: {field}", done.stdout), (
+        done.stdout[-3000:] + done.stderr[-3000:]
+    )
