@@ -1279,3 +1279,58 @@ def test_multilevel_remote_interval_fails_on_t_over_p2():
     assert row["recovery_single_s"] != pytest.approx(
         R.expected_recovery_s(75.0, down, qjob, "worst")
     )
+
+
+# -- mutants of the decision logic the tests above let through (x20m mutation testing) --------
+def test_baselines_fail_on_swapped_labels():
+    """The Young/Daly baseline is the first-order interval of the one-level system, the
+    production default PRODUCTION_INTERVAL_S, in baseline_intervals and in the grid's points
+    (the grid test checked the labels only: swapped values passed)."""
+    from multilevel.optimize import first_order_interval
+
+    s = S.load("khaos_ysb")
+    daly = first_order_interval(S.to_multilevel(s, levels=1), daly=True)
+    assert daly != pytest.approx(F.PRODUCTION_INTERVAL_S)
+    assert F.baseline_intervals(s) == {
+        "Young/Daly": pytest.approx(daly),
+        "production default": F.PRODUCTION_INTERVAL_S,
+    }
+    kwargs = dict.fromkeys(("intervals_s", "p1_values", "ch_max_values", "b_log_values"), [])
+    kwargs |= dict.fromkeys(("cis_s", "fractions", "extra_standby"), [])
+    points = F.grid(["khaos_ysb"], **kwargs, draws=1, approaches=("baseline",))
+    assert {p["baseline"]: p["T_s"] for p in points} == F.baseline_intervals(s)
+
+
+def test_qos_columns_and_headlines_fail_on_the_wrong_criterion():
+    """meets_qos_single leaves correlated failures out, meets_qos does not (_finish); the
+    headlines' cheapest QoS point reads meets_qos_single (cross_interval's criterion, as the
+    finding's words say) and the best checkpoint-only point stays below MAX_OVERHEAD."""
+    s = S.load("khaos_iot")
+    limit = s.qos.recovery_s
+    row = {
+        "label": "x",
+        "overhead": 0.1,
+        **{f"loss_{k}_s": 1.0 for k in F.KINDS},
+        "recovery_process_s": 0.5 * limit,
+        "recovery_single_s": limit,
+        "recovery_correlated_s": 2 * limit,
+    }
+    done = F._finish(dict(row), s)
+    assert done["feasible"] and done["meets_qos_single"] and not done["meets_qos"]
+    base = {"scenario": "khaos_iot", "feasible": True, "infeasible_reason": ""}
+    runs = pd.DataFrame(
+        [
+            {**base, "approach": "baseline", "label": "a", "T_s": 60.0, "overhead": 0.05},
+            {**base, "approach": "incremental", "label": "+1 standby", "overhead": 0.5},
+            {**base, "approach": "fastrecover", "label": "CH_max=9", "overhead": 1.0},
+            {**base, "approach": "ppa", "label": "PPA-1", "fraction": 1.0, "overhead": 0.9},
+        ]
+    ).assign(
+        unavailability_s_per_h=[100.0, 50.0, 10.0, 20.0],
+        meets_qos=[False, True, False, False],
+        meets_qos_single=[True, True, False, False],
+    )
+    h = F.headlines(runs).iloc[0]
+    assert h["cheapest_qos"] == f"{F.SINGLE_LEVEL} T=60s"  # not incremental (meets_qos)
+    assert h["best_checkpoint"] == f"{F.SINGLE_LEVEL} T=60s"  # not FastRecover at overhead 1
+    assert (h["ppa1_s_per_h"], h["infeasible_points"], h["infeasible_reasons"]) == (20.0, 0, "")
