@@ -1141,8 +1141,9 @@ def _points():
 def test_rescaled_rates_equal_the_per_factor_sweep():
     """The decision map's and the sensitivity's rows from to_run's points (multilevel and khaos
     at factor 1, rescaled; factors at 1 dropped) equal every point computed at its own factors,
-    every column; the
-    x30 rates cross y's cut-offs, so feasibility moves with the rate."""
+    every column, ``infeasible_reason`` too (x20m HIGH 0: a rescaled row keeps its drain reason
+    and redoes y's cut-offs); the x30 rates cross y's cut-offs, so feasibility and the reasons
+    move with the rate."""
     for points in _points():
         run = F.to_run(points)
         assert len(run) < len(points)
@@ -1151,6 +1152,8 @@ def test_rescaled_rates_equal_the_per_factor_sweep():
         assert _mismatches(direct, via) == []
         moved = direct.groupby("rate_factor")["feasible"].sum() if "rate_factor" in direct else None
         assert moved is None or moved.nunique() > 1
+        reasons = set(direct["infeasible_reason"].str.split("; ").explode())
+        assert {"", F.BEHIND_Y, F.OVER_MTBF} <= reasons
 
 
 def test_rescaled_rates_fails_on_a_rate_dependent_loss(monkeypatch):
