@@ -20,13 +20,15 @@ Common axes (``axes()`` prints every conversion with its source):
   expectation over the measured day's load too (day_loads: LOAD_LEVELS quantiles of its 300-s
   means; the recovery is convex in the load, so the mean load's loss, ``y_load`` = "mean", is a
   sensitivity row), a scenario without a day at its input_rate. A point
-  whose recoveries never catch up (capacity at or below the input rate), whose checkpoints leave
-  no time to process (c/T >= 1; FastRecover: some operator's ch_i >= 1), whose expected loss
+  whose recoveries never catch up (capacity at or below one of y's loads or the day's peak
+  300-s load), whose checkpoints leave no time to process (c/T >= 1; FastRecover: some
+  operator's ch_i >= 1, or no configuration within CH_max), whose expected loss
   reaches 3,600 s/h (the job would never be up) or whose expected loss per failure of some kind
   reaches the mean time between failures (λ E[loss] >= 1, MAX_RECOVERY_OVER_MTBF: y's
   first-order sum assumes a recovery ends before the next failure) is infeasible and never on
-  the front. Scaling every failure rate by one factor scales every point's y by it: Pareto
-  dominance is kept, so the decision map's rate rows differ only through these two cut-offs.
+  the front; its ``infeasible_reason`` says which (NO_PROGRESS ... OVER_MTBF). Scaling every
+  failure rate by one factor scales every point's y by it: Pareto dominance is kept, so the
+  decision map's rate rows differ only through these two cut-offs.
 - Per failure every checkpoint-based scheme (multilevel's levels, FastRecover's segments, Khaos's
   CI, the baselines, PPA's passive tasks, incremental recovery's queries) loses what the one
   recovery model ``crosspaper.recovery`` gives for its lost work and down time: waiting for a
@@ -43,11 +45,15 @@ Common axes (``axes()`` prints every conversion with its source):
   cross_interval judges it: at a high load (qos_load: LOAD_QUANTILE of the measured day's 300-s
   means, its peak; the scenario's input_rate without a day) and a failure at the worst moment
   (3 s before a checkpoint), not over the day's loads and the expected moment of the y axis; and on
-  every recovery, not the mean (rev20c #4): the worst failed node or correlated draw, a new node
-  at the acquisition law's upper end (worst_wait_s), multilevel's node failures at the remote
-  interval of its level pattern (ceil(1 / p2) intervals); ``meets_qos_single``: the process
-  and single-node failures' (correlated failures aside).
-  ``qos_interval`` searches the longest single-level interval meeting it.
+  every recovery, not the mean (rev20c #4): the worst failed node or correlated node set (every
+  k-node set for PPA and incremental; FastRecover's drawn sets), a new node at the acquisition
+  law's upper end (worst_wait_s), multilevel's node failures at the remote interval m T of its
+  level pattern (m = ceil(1 / p2), recovery.remote_every); ``meets_qos_single``: the process
+  and single-node failures' (correlated failures aside): cross_interval's criterion (its
+  replayed failures are node failures), which ``qos_interval``, the figure's filled markers and
+  the headlines' cheapest QoS point use; ``meets_qos`` adds cross_correlated's (a correlated
+  failure's worst k-node set), which a k-node failure's wait for new nodes often breaks alone.
+  ``qos_interval`` searches the longest single-level interval meeting ``meets_qos_single``.
 
 Sensitivity factors (point parameters, 1 by default): ``rate_factor`` (every failure rate),
 ``headroom_factor`` (the spare capacity C - a), ``cost_factor`` (checkpoint costs),
@@ -269,13 +275,39 @@ def _day_recovery_s(interval_s, down_s, jobs: tuple, timing="uniform", keep=1.0)
     return R.mean_recovery_s(interval_s, down_s, jobs, timing, keep)
 
 
-def _feasible(jobs: tuple, params: dict, s: S.Scenario, busy: float, reading: str) -> bool:
-    """Whether every load level's backlog drains (a failure at a load above the capacity never
-    catches up on the model's constant load): y's levels ``jobs`` and the day's peak 300-s mean
-    (qos_load at quantile 1; x20i's find: the 32 quadrature levels can miss windows above
-    C (1 - c/T), so a point behind at the day's peak passed)."""
+# Why a point is infeasible (its ``infeasible_reason``, "" where feasible), one phrase per cut-off
+# the code applies. Before y (``drains``; no failure rate changes them), the first that holds:
+NO_PROGRESS = "checkpoints for c/T >= 1"  # progresses: no time left to process
+NO_PROGRESS_FASTRECOVER = "an operator checkpoints for ch_i >= 1"  # progresses(max_i ch_i)
+NO_CONFIGURATION = "Algorithm 1 finds no configuration within CH_max"  # FastRecover infeasible
+BEHIND_Y = "never catches up at y's load levels"  # capacity <= some load of day_loads
+BEHIND_PEAK = "never catches up at the peak 300-s load"  # capacity <= qos_load at quantile 1
+# y's cut-offs (_finish; the failure rates move them), every one that holds, joined by "; ":
+AT_CAP = "reaches the 3,600 s/h cap"
+OVER_MTBF = "expected loss outlasts the MTBF"  # MAX_RECOVERY_OVER_MTBF
+NO_OVERHEAD = "overhead not finite"
+
+
+def drain_reason(
+    jobs: tuple,
+    params: dict,
+    s: S.Scenario,
+    busy: float,
+    reading: str,
+    no_progress: str = NO_PROGRESS,
+) -> str:
+    """Why the point cannot run whatever the failure rates, "" where it can: its checkpoints
+    leave no time to process (progresses(busy); ``no_progress`` names it), or some load level's
+    backlog never drains (a failure at a load above the capacity never catches up on the model's
+    constant load): y's levels ``jobs``, then the day's peak 300-s mean (qos_load at quantile 1;
+    x20i's find: the 32 quadrature levels can miss windows above C (1 - c/T), so a point behind
+    at the day's peak passed)."""
+    if not progresses(busy):
+        return no_progress
+    if not all(j.feasible for j in jobs):
+        return BEHIND_Y
     peak = catch_up(R.job_of(s, qos_load(params["scenario"], 1.0)), busy, reading)
-    return peak.feasible and all(j.feasible for j in jobs)
+    return "" if peak.feasible else BEHIND_PEAK
 
 
 def qos_job(params: dict, s: S.Scenario) -> R.Job:
@@ -475,22 +507,31 @@ def progresses(busy: float) -> bool:
 MAX_RECOVERY_OVER_MTBF = 1.0
 
 
-def _finish(row: dict, s: S.Scenario, feasible: bool = True) -> dict:
-    """Adds unavailability (capped at 3,600 s/h), feasibility, the share of the mean time between
-    failures a failure's expected loss takes (``recovery_over_mtbf``: infeasible at
-    MAX_RECOVERY_OVER_MTBF) and the QoS mark; ``drains`` keeps ``feasible`` as given (the
-    recoveries catch up, the checkpoints leave time to process), which no failure rate changes."""
+def _finish(row: dict, s: S.Scenario, reason: str = "") -> dict:
+    """Adds unavailability (capped at 3,600 s/h), feasibility with its ``infeasible_reason``,
+    the share of the mean time between failures a failure's expected loss takes
+    (``recovery_over_mtbf``: infeasible at MAX_RECOVERY_OVER_MTBF) and the QoS mark. ``reason``
+    is drain_reason's (or NO_CONFIGURATION), "" where the point drains: ``drains`` keeps it,
+    since no failure rate changes it; where it holds it is the point's reason, else y's
+    cut-offs that hold (AT_CAP, OVER_MTBF, NO_OVERHEAD)."""
     lam = per_hour(s)
     used = [k for k in KINDS if lam[k] > 0]
     y = sum(lam[k] * row[f"loss_{k}_s"] for k in used)
     longest = max((row[f"loss_{k}_s"] for k in used), default=0.0)
     share = sum(lam[k] for k in used) / SECONDS_PER_HOUR * longest if used else 0.0
     row["recovery_over_mtbf"] = float(share) if share == share else math.nan
-    row["drains"] = bool(feasible)  # before y's cut-offs: what rescaled needs at other rates
-    ok = feasible and math.isfinite(y) and y < SECONDS_PER_HOUR and math.isfinite(row["overhead"])
-    ok = ok and share < MAX_RECOVERY_OVER_MTBF
+    row["drains"] = not reason  # before y's cut-offs: what rescaled needs at other rates
+    if not reason:
+        cut = (
+            (AT_CAP, not y < SECONDS_PER_HOUR),  # an infinite or NaN y included
+            (OVER_MTBF, not share < MAX_RECOVERY_OVER_MTBF),
+            (NO_OVERHEAD, not math.isfinite(row["overhead"])),
+        )
+        reason = "; ".join(why for why, holds in cut if holds)
+    ok = not reason
     worst = max((row[f"recovery_{k}_s"] for k in used), default=0.0)
-    row["feasible"] = bool(ok)
+    row["feasible"] = ok
+    row["infeasible_reason"] = reason
     row["unavailability_s_per_h"] = float(min(y, SECONDS_PER_HOUR)) if y == y else math.nan
     row["worst_recovery_s"] = float(worst)
     row["meets_qos"] = bool(ok and worst <= s.qos.recovery_s)
@@ -571,7 +612,7 @@ def _checkpoint_point(s, params, label, interval_s, timing, **own) -> dict:
             **own,
         ),
         s,
-        _feasible(jobs, params, s, share, reading) and progresses(share),
+        drain_reason(jobs, params, s, share, reading),
     )
 
 
@@ -592,6 +633,14 @@ def _multilevel_utilization(s: S.Scenario, T: float, p1: float) -> float:
     system = S.to_multilevel(s, levels=levels)
     p = np.array([p1, 1.0 - p1]) if levels == 2 else np.array([1.0])
     return float(utilization(T, p, system)) if T > float(p @ np.asarray(system.c)) else 0.0
+
+
+def multilevel_label(T: float, p1: float) -> str:
+    """A multilevel point's label: T, p1 and, with local checkpoints (p1 > 0), its remote
+    interval m T, m = ceil(1/p2) (recovery.remote_every: a remote checkpoint every m-th interval,
+    the level law of the loss and the cost; not T / p2, which no deployment uses)."""
+    label = f"T={T:g}s p1={p1:g}"
+    return label if p1 == 0 else f"{label} (remote every {R.remote_every(1.0 - p1) * T:g}s)"
 
 
 def multilevel_point(params: dict, rng) -> dict:
@@ -628,9 +677,9 @@ def multilevel_point(params: dict, rng) -> dict:
 
     def worst_kind(job: R.Job) -> dict:
         # every recovery (rev20c #4): a process failure after the costlier level's restart; a
-        # node failure at the level pattern a deployment uses, a remote checkpoint every
-        # ceil(1 / p2) intervals (a random level sequence bounds no recovery), with the longest
-        # wait; the worst moment throughout
+        # node failure at the level pattern a deployment uses, a remote checkpoint every m T s
+        # (m = ceil(1 / p2): a random level sequence bounds no recovery), with the longest wait;
+        # the worst moment throughout
         out = {
             "process": max(
                 _expected_recovery_s(T, r, job, "worst")
@@ -638,10 +687,9 @@ def multilevel_point(params: dict, rng) -> dict:
                 if w > 0
             )
         }
-        remote = T * math.ceil(1.0 / (1.0 - p1) - 1e-9)
         for kind in ("single", "correlated"):
             down = worst_wait_s(s, kind, standby) + c.remote_restart_s
-            out[kind] = _expected_recovery_s(remote, down, job, "worst")
+            out[kind] = _expected_recovery_s(m * T, down, job, "worst")
         return out
 
     qjob = catch_up(qos_job(params, s), cost / T, reading)
@@ -649,7 +697,7 @@ def multilevel_point(params: dict, rng) -> dict:
     u = _multilevel_utilization(s, T, p1)
     return _finish(
         _row(
-            f"T={T:g}s p1={p1:g}",
+            multilevel_label(T, p1),
             cost / T,
             losses,
             recoveries,
@@ -658,7 +706,7 @@ def multilevel_point(params: dict, rng) -> dict:
             utilization=u,
         ),
         s,
-        _feasible(jobs, params, s, cost / T, reading) and progresses(cost / T),
+        drain_reason(jobs, params, s, cost / T, reading),
     )
 
 
@@ -693,7 +741,7 @@ def fastrecover_point(params: dict, rng) -> dict:
     nan = dict.fromkeys(KINDS, math.nan)
     if not result.feasible:
         row = _row(label, math.nan, nan, nan, checkpoint_share=math.nan, reserved_nodes=standby)
-        return _finish(row, s, False)
+        return _finish(row, s, NO_CONFIGURATION)
     config = result.configuration
     ch = fr.checkpoint_overheads(topo, config, storage)
     ch[0] -= source_log
@@ -751,7 +799,7 @@ def fastrecover_point(params: dict, rng) -> dict:
             segments=len(result.anchors),
         ),
         s,
-        _feasible(jobs, params, s, float(ch.max()), reading) and progresses(float(ch.max())),
+        drain_reason(jobs, params, s, busy, reading, NO_PROGRESS_FASTRECOVER),
     )
 
 
@@ -1003,7 +1051,7 @@ def ppa_point(params: dict, rng) -> dict:
             ),
         ),
         s,
-        _feasible(jobs, params, s, share, reading) and progresses(share),
+        drain_reason(jobs, params, s, share, reading),
     )
 
 
@@ -1143,7 +1191,7 @@ def incremental_point(params: dict, rng) -> dict:
             unrecovered_queries=unrecovered,
         ),
         s,
-        _feasible(jobs, params, s, share, reading) and progresses(share),
+        drain_reason(jobs, params, s, share, reading),
     )
 
 
@@ -1287,8 +1335,9 @@ def axes() -> pd.DataFrame:
             "y",
             "Σ_kind λ_kind E[output-seconds lost per failure] (s/h), the expectation over the "
             "measured day's 300-s loads too, capped at 3,600; "
-            "infeasible at the cap, without catch-up, at c/T >= 1 (no time to process) or "
-            "where a failure's expected loss reaches the mean time between failures",
+            "infeasible (infeasible_reason) at the cap, without catch-up at y's loads or the "
+            "day's peak 300-s load, at c/T >= 1 (no time to process) or where a failure's "
+            "expected loss reaches the mean time between failures",
             "definition",
         ),
         (
@@ -1308,8 +1357,10 @@ def axes() -> pd.DataFrame:
         (
             "all",
             "QoS",
-            "meets_qos: every recovery of every kind <= qos.recovery_s (worst node or draw, "
-            "longest wait, worst moment, high load)",
+            "every recovery <= qos.recovery_s (worst node or node set, longest wait, worst "
+            "moment, the day's peak 300-s load): meets_qos_single over process and single-node "
+            "failures (cross_interval's criterion: the figure, the headlines), meets_qos over "
+            "correlated failures too (cross_correlated's: the worst k-node set)",
             "scenario qos",
         ),
         (
@@ -1325,7 +1376,8 @@ def axes() -> pd.DataFrame:
             "multilevel",
             "y",
             "process: p1 R(T, r1) + p2 R(T, r2); node: R(T(G - 1) + moment, "
-            "wait + r2), G uniform on 1..ceil(1/p2)",
+            "wait + r2), G uniform on 1..m, m = ceil(1/p2): a remote checkpoint every m T "
+            "(the label's remote interval; the QoS at G = m)",
             "multilevel Sections 3.1-3.3 (R_1, lost checkpoints); "
             "level 1 = process failures (Section 5)",
         ),
@@ -1478,7 +1530,9 @@ def headlines(runs: pd.DataFrame, by: Sequence[str] = ("scenario",)) -> pd.DataF
             {
                 **dict(zip(by, key, strict=True)),
                 "front": ", ".join(sorted(set(designs))),
+                "points": len(g),
                 "infeasible_points": int((~g["feasible"]).sum()),
+                "infeasible_reasons": reason_counts(g),
                 "best_checkpoint_s_per_h": np.nan
                 if best is None
                 else best["unavailability_s_per_h"],
@@ -1503,6 +1557,44 @@ def best_checkpoint_text(h) -> str:
     return (
         f"{h['best_checkpoint_s_per_h']:.1f} s/h at best ({h['best_checkpoint']}, overhead "
         f"{h['best_checkpoint_overhead']:.1%})"
+    )
+
+
+def reason_counts(points: pd.DataFrame) -> str:
+    """The infeasible points' reasons (``infeasible_reason``, each of a joined one counted)
+    with their counts, most frequent first: "never catches up at y's load levels: 40, ..."
+    ("" where every point is feasible)."""
+    reasons = points.loc[~points["feasible"].astype(bool), "infeasible_reason"]
+    counts = collections.Counter(why for r in reasons for why in str(r).split("; ") if why)
+    return ", ".join(f"{why}: {n}" for why, n in sorted(counts.items(), key=lambda c: -c[1]))
+
+
+def no_feasible_text(h, s: S.Scenario) -> str:
+    """The finding for a :func:`headlines` row with no feasible point (HIGH 0 of x20m: the
+    notebook crashed on it): that none is, the reasons with their counts, and where a point
+    never catches up, the capacity against the loads it must beat (under the blocking reading
+    a checkpoint every T leaves C (1 - c/T): c/T below 1 - a/C at the day's peak a)."""
+    name = h["scenario"]
+    text = (
+        f"no point is feasible (all {h['points']} infeasible: {h['infeasible_reasons']}), so "
+        "there is no front and no setting to recommend"
+    )
+    if BEHIND_Y not in h["infeasible_reasons"] and BEHIND_PEAK not in h["infeasible_reasons"]:
+        return text + "."
+    capacity, peak = s.checkpoint.catch_up_rate, qos_load(name, 1.0)
+    text += f". The job's capacity (checkpoint.catch_up_rate {capacity:,.0f} events/s) against "
+    if _window_loads(name) is None:
+        text += f"its input rate {peak:,.0f} events/s (no measured day)"
+    else:
+        text += (
+            f"the day's peak 300-s load {peak:,.0f} events/s (y's highest load level "
+            f"{max(day_loads(name)):,.0f})"
+        )
+    if capacity <= peak:
+        return text + ": no recovery ever catches up at that load, whatever the checkpoints."
+    return (
+        text + f": blocking checkpoints must stay below c/T = {1 - peak / capacity:.2%} of the "
+        f"time, which no point's does (c = {s.checkpoint.remote_cost_s:g} s remote)."
     )
 
 
@@ -1576,13 +1668,15 @@ def rescaled(points: Sequence[dict], runs: pd.DataFrame) -> pd.DataFrame:
     for name in (*LABELS, *FACTORS):  # as the points give them (_base drops some)
         if any(name in p for p in points):
             out[name] = [p.get(name, math.nan if name in FACTORS else None) for p in points]
-    finished = ("recovery_over_mtbf", "feasible", "unavailability_s_per_h", "worst_recovery_s")
+    finished = ("recovery_over_mtbf", "feasible", "infeasible_reason", "unavailability_s_per_h")
+    finished += ("worst_recovery_s",)
     finished += ("meets_qos", "meets_qos_single", "own_utilization")
     for i, point in enumerate(points):
         if not _rescales(point):
             continue
         s, _ = scenario_of(point)
-        row = _finish(out.loc[i].to_dict(), s, bool(out.at[i, "drains"]))
+        drained = bool(out.at[i, "drains"])
+        row = _finish(out.loc[i].to_dict(), s, "" if drained else out.at[i, "infeasible_reason"])
         if point["approach"] == "multilevel":
             row["own_utilization"] = _multilevel_utilization(
                 s, float(point["T_s"]), float(point["p1"])

@@ -1141,8 +1141,9 @@ def _points():
 def test_rescaled_rates_equal_the_per_factor_sweep():
     """The decision map's and the sensitivity's rows from to_run's points (multilevel and khaos
     at factor 1, rescaled; factors at 1 dropped) equal every point computed at its own factors,
-    every column; the
-    x30 rates cross y's cut-offs, so feasibility moves with the rate."""
+    every column, ``infeasible_reason`` too (x20m HIGH 0: a rescaled row keeps its drain reason
+    and redoes y's cut-offs); the x30 rates cross y's cut-offs, so feasibility and the reasons
+    move with the rate."""
     for points in _points():
         run = F.to_run(points)
         assert len(run) < len(points)
@@ -1151,6 +1152,8 @@ def test_rescaled_rates_equal_the_per_factor_sweep():
         assert _mismatches(direct, via) == []
         moved = direct.groupby("rate_factor")["feasible"].sum() if "rate_factor" in direct else None
         assert moved is None or moved.nunique() > 1
+        reasons = set(direct["infeasible_reason"].str.split("; ").explode())
+        assert {"", F.BEHIND_Y, F.OVER_MTBF} <= reasons
 
 
 def test_rescaled_rates_fails_on_a_rate_dependent_loss(monkeypatch):
@@ -1161,9 +1164,176 @@ def test_rescaled_rates_fails_on_a_rate_dependent_loss(monkeypatch):
     def planted(params, rng):
         row = point(params, rng)
         row["loss_single_s"] *= 1 + 1e-6 * float(params.get("rate_factor", 1.0))
-        return F._finish(row, F.scenario_of(params)[0], row["drains"])
+        reason = "" if row["drains"] else row["infeasible_reason"]
+        return F._finish(row, F.scenario_of(params)[0], reason)
 
     monkeypatch.setitem(F.POINTS, "multilevel", planted)
     grid, _ = _points()
     via = F.rescaled(grid, _rows(F.to_run(grid)))
     assert "loss_single_s" in _mismatches(_rows(grid), via)
+
+
+# -- a job with no feasible point (x20m HIGH 0) ------------------------------------------------
+ALL_INFEASIBLE_GRID = dict(
+    intervals_s=[10.0, 600.0],
+    p1_values=[0.0, 0.9],
+    ch_max_values=[1.0],
+    b_log_values=[None],
+    cis_s=[5, 10, 120],
+    fractions=[0.0, 1.0],
+    extra_standby=[0],
+    draws=2,
+)
+
+
+def _all_infeasible(tmp_path) -> str:
+    """The template with its capacity 2.3% above the IoT day's peak 300-s load and 200 node
+    failures a day: every point of ALL_INFEASIBLE_GRID is infeasible, for every reason but
+    FastRecover's."""
+    return _edited(
+        tmp_path,
+        S.TEMPLATE,
+        ("catch_up_rate = 33000.0", "catch_up_rate = 28500.0"),
+        ("single_per_day = 11.0", "single_per_day = 200.0"),
+    )
+
+
+def _expected_reason(row: pd.Series, s: S.Scenario, name: str) -> str:
+    """A single-level or multilevel point's reason from the definitions: c/T >= 1, the
+    capacity C (1 - c/T) at or below y's highest load level or the day's peak 300-s mean, then
+    y's cut-offs (3,600 s/h; Σ λ x the longest expected loss per failure >= 1)."""
+    busy, capacity = row["checkpoint_share"], s.checkpoint.catch_up_rate
+    if busy >= 1:
+        return F.NO_PROGRESS
+    if capacity * (1 - busy) <= max(F.day_loads(name)):
+        return F.BEHIND_Y
+    if capacity * (1 - busy) <= F.qos_load(name, 1.0):
+        return F.BEHIND_PEAK
+    lam = sum(F.per_hour(s).values()) / F.SECONDS_PER_HOUR
+    longest = max(row[f"loss_{k}_s"] for k in F.KINDS)
+    y = sum(F.per_hour(s)[k] * row[f"loss_{k}_s"] for k in F.KINDS)
+    cut = [(F.AT_CAP, y >= F.SECONDS_PER_HOUR), (F.OVER_MTBF, lam * longest >= 1)]
+    return "; ".join(why for why, holds in cut if holds)
+
+
+def test_a_job_with_no_feasible_point_fails_on_an_unexplained_infeasibility(tmp_path):
+    """x20m HIGH 0: cross_frontier crashed on a job whose every point is infeasible (a
+    log-scaled figure of no point) and no row said why a point was infeasible. Every point now
+    carries ``infeasible_reason`` (the cut-off that applies, recomputed here from its definition
+    for the checkpoint schemes), the headline counts the reasons, and the finding says that no
+    point is feasible, why, and what the capacity leaves for checkpoints."""
+    path = _all_infeasible(tmp_path)
+    s = S.load(path)
+    points = [
+        {**p, "replay": False} if p["approach"] == "khaos" else p
+        for p in F.grid([path], **ALL_INFEASIBLE_GRID)
+    ]
+    runs = F.mark_front(_rows(points))
+    assert not runs["feasible"].any() and not runs["pareto"].any()
+    assert runs["infeasible_reason"].str.len().gt(0).all()
+    single = runs["approach"].isin(("baseline", "khaos", "multilevel"))
+    for _, row in runs[single].iterrows():
+        assert row["infeasible_reason"] == _expected_reason(row, s, path), row["label"]
+    seen = set(runs["infeasible_reason"])
+    assert {F.NO_PROGRESS, F.BEHIND_Y, F.BEHIND_PEAK, f"{F.AT_CAP}; {F.OVER_MTBF}"} <= seen
+    # a rate-free point at another rate keeps its drain reason and redoes y's cut-offs
+    rates = [{**p, "rate_factor": f} for p in points for f in (1e-3, 1.0)]
+    direct = _rows(rates)
+    assert _mismatches(direct, F.rescaled(rates, _rows(F.to_run(rates)))) == []
+    assert direct["feasible"].any()  # at 1/1000 of the rates the long intervals pass y's cuts
+    h = F.headlines(runs).iloc[0]
+    assert (h["front"], h["points"], h["infeasible_points"]) == ("", len(runs), len(runs))
+    counts = runs["infeasible_reason"].str.split("; ").explode().value_counts()
+    assert h["infeasible_reasons"] == ", ".join(f"{w}: {n}" for w, n in counts.items())
+    text = F.no_feasible_text(h, s)
+    assert text.startswith("no point is feasible") and h["infeasible_reasons"] in text
+    room = 1 - F.qos_load(path, 1.0) / s.checkpoint.catch_up_rate
+    assert 0 < room and f"c/T = {room:.2%}" in text
+
+
+def test_no_feasible_text_names_a_capacity_below_the_load(tmp_path):
+    """Capacity at or below the day's peak: no checkpoint interval helps, and the text says so
+    instead of a c/T bound (a negative one)."""
+    path = _edited(tmp_path, S.TEMPLATE, ("catch_up_rate = 33000.0", "catch_up_rate = 8600.0"))
+    s = S.load(path)
+    point = {"scenario": path, "approach": "baseline", "T_s": 600.0, "baseline": "x"}
+    row = F.frontier_point(point, None)
+    assert row["infeasible_reason"] == F.BEHIND_Y and not row["feasible"]
+    h = F.headlines(pd.DataFrame([{**point, **row}])).iloc[0]
+    text = F.no_feasible_text(h, s)
+    assert "no recovery ever catches up at that load" in text and "c/T =" not in text
+    assert f"{F.qos_load(path, 1.0):,.0f} events/s" in text
+
+
+def test_multilevel_remote_interval_fails_on_t_over_p2():
+    """x20m LOW 6: the remote interval of a two-level point is m T, m = ceil(1/p2) (a remote
+    checkpoint every m-th interval, the level law of the loss and cost), not T / p2: at T = 30 s
+    and p1 = 0.6 (p2 = 0.4) it is 90 s, not 75 s, in the label and in the QoS recovery of a
+    node failure (the worst moment of the last of m intervals)."""
+    s = S.load("khaos_ysb")
+    row = F.multilevel_point({"scenario": "khaos_ysb", "T_s": 30.0, "p1": 0.6}, None)
+    assert row["label"] == "T=30s p1=0.6 (remote every 90s)"
+    assert F.multilevel_label(30.0, 0.0) == "T=30s p1=0"  # single-level: T is remote
+    qjob = F.catch_up(F.qos_job({"scenario": "khaos_ysb"}, s), row["checkpoint_share"], "blocking")
+    down = F.worst_wait_s(s, "single", s.resources.standby_nodes) + s.checkpoint.remote_restart_s
+    assert row["recovery_single_s"] == pytest.approx(
+        R.expected_recovery_s(90.0, down, qjob, "worst")
+    )
+    assert row["recovery_single_s"] != pytest.approx(
+        R.expected_recovery_s(75.0, down, qjob, "worst")
+    )
+
+
+# -- mutants of the decision logic the tests above let through (x20m mutation testing) --------
+def test_baselines_fail_on_swapped_labels():
+    """The Young/Daly baseline is the first-order interval of the one-level system, the
+    production default PRODUCTION_INTERVAL_S, in baseline_intervals and in the grid's points
+    (the grid test checked the labels only: swapped values passed)."""
+    from multilevel.optimize import first_order_interval
+
+    s = S.load("khaos_ysb")
+    daly = first_order_interval(S.to_multilevel(s, levels=1), daly=True)
+    assert daly != pytest.approx(F.PRODUCTION_INTERVAL_S)
+    assert F.baseline_intervals(s) == {
+        "Young/Daly": pytest.approx(daly),
+        "production default": F.PRODUCTION_INTERVAL_S,
+    }
+    kwargs = dict.fromkeys(("intervals_s", "p1_values", "ch_max_values", "b_log_values"), [])
+    kwargs |= dict.fromkeys(("cis_s", "fractions", "extra_standby"), [])
+    points = F.grid(["khaos_ysb"], **kwargs, draws=1, approaches=("baseline",))
+    assert {p["baseline"]: p["T_s"] for p in points} == F.baseline_intervals(s)
+
+
+def test_qos_columns_and_headlines_fail_on_the_wrong_criterion():
+    """meets_qos_single leaves correlated failures out, meets_qos does not (_finish); the
+    headlines' cheapest QoS point reads meets_qos_single (cross_interval's criterion, as the
+    finding's words say) and the best checkpoint-only point stays below MAX_OVERHEAD."""
+    s = S.load("khaos_iot")
+    limit = s.qos.recovery_s
+    row = {
+        "label": "x",
+        "overhead": 0.1,
+        **{f"loss_{k}_s": 1.0 for k in F.KINDS},
+        "recovery_process_s": 0.5 * limit,
+        "recovery_single_s": limit,
+        "recovery_correlated_s": 2 * limit,
+    }
+    done = F._finish(dict(row), s)
+    assert done["feasible"] and done["meets_qos_single"] and not done["meets_qos"]
+    base = {"scenario": "khaos_iot", "feasible": True, "infeasible_reason": ""}
+    runs = pd.DataFrame(
+        [
+            {**base, "approach": "baseline", "label": "a", "T_s": 60.0, "overhead": 0.05},
+            {**base, "approach": "incremental", "label": "+1 standby", "overhead": 0.5},
+            {**base, "approach": "fastrecover", "label": "CH_max=9", "overhead": 1.0},
+            {**base, "approach": "ppa", "label": "PPA-1", "fraction": 1.0, "overhead": 0.9},
+        ]
+    ).assign(
+        unavailability_s_per_h=[100.0, 50.0, 10.0, 20.0],
+        meets_qos=[False, True, False, False],
+        meets_qos_single=[True, True, False, False],
+    )
+    h = F.headlines(runs).iloc[0]
+    assert h["cheapest_qos"] == f"{F.SINGLE_LEVEL} T=60s"  # not incremental (meets_qos)
+    assert h["best_checkpoint"] == f"{F.SINGLE_LEVEL} T=60s"  # not FastRecover at overhead 1
+    assert (h["ppa1_s_per_h"], h["infeasible_points"], h["infeasible_reasons"]) == (20.0, 0, "")
