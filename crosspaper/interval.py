@@ -60,6 +60,7 @@ from fastrecover import optimize_chain
 from khaos import calibrate, failure_points, fit_models, objective, replay
 from khaos.data import load_experiment
 from khaos.experiments import sim_params, sim_point, static_replay
+from khaos.params import DEFAULT_DETECTOR
 from khaos.simulate import SimParams, profile_failures
 from khaos.simulate import workload_of as khaos_workload
 from multilevel.optimize import first_order_interval, optimal
@@ -141,16 +142,31 @@ def read_trace(path) -> pd.Series:
     return pd.Series(table["rate"].to_numpy(dtype=float), index=index, name="arrivals")
 
 
+def detector_history_s() -> int:
+    """Seconds of history the Khaos detector needs before a failure (training_s + guard_s of
+    :data:`khaos.params.DEFAULT_DETECTOR`): a replay refuses an earlier failure."""
+    return DEFAULT_DETECTOR.training_s + DEFAULT_DETECTOR.guard_s
+
+
 def trace_failures(workload: pd.Series, s: Scenario) -> tuple[int, ...]:
     """Failure instants on a trace: the scenario's node-failure rate (single + correlated per day;
     the simulator replays node failures, as the Khaos days' killed task managers) over the
-    trace's duration, round(rate x duration) failures (at least one) evenly spaced, the
-    i-th at the middle of the i-th of as many equal spans (deterministic: ours; the Khaos days
-    use their measured instants)."""
+    trace's duration, round(rate x duration) failures (at least one) evenly spaced after the
+    detector's history (:func:`detector_history_s`), the i-th at the middle of the i-th of as
+    many equal spans (deterministic: ours; the Khaos days use their measured instants). Raises
+    ValueError on a trace no longer than that history."""
     first, n = int(workload.index[0]), len(workload)
+    history = detector_history_s()
+    if n <= history:
+        raise ValueError(
+            f"trace: {n:,} s long; failures need {history:,} s of history before them (the "
+            f"Khaos detector's training_s + guard_s)"
+        )
     rate = (s.failures.single_per_day + s.failures.correlated_per_day) / SECONDS_PER_DAY
     count = max(1, round(rate * n))
-    return tuple(first + int((i + 0.5) * n / count) for i in range(count))
+    # rev20m: spread over the whole trace, the first failure (n / 2 count) could fall inside the
+    # detector's history and the replay failed on a trace with frequent failures
+    return tuple(first + history + int((i + 0.5) * (n - history) / count) for i in range(count))
 
 
 @lru_cache(maxsize=8)
@@ -1010,16 +1026,17 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
     if "headroom" in by:
         parts.append(
             f"Headroom (spare capacity) {by['headroom']['value'].iloc[0]} to "
-            f"{by['headroom']['value'].iloc[-1]} moves that limit to "
-            f"{_span(by['headroom'], 'qos_interval_worst_s')}."
+            f"{by['headroom']['value'].iloc[-1]} moves the interval to use to "
+            f"{_span(by['headroom'], 'cost_optimal_s')}."
         )
     if "node acquisition" in by:
         waits = by["node acquisition"]
-        none = not np.isfinite(waits["qos_interval_worst_s"].to_numpy(dtype=float)).any()
+        none = not np.isfinite(waits["cost_optimal_s"].to_numpy(dtype=float)).any()
         parts.append(
             f"Waiting for a node ({', '.join(waits['value'])}) leaves no feasible interval."
             if none  # rev20d #9: the waits named once
-            else f"Waiting for a node gives {_span(waits, 'qos_interval_worst_s')}."
+            else f"Waiting for a node moves the interval to use to "
+            f"{_span(waits, 'cost_optimal_s')}."
         )
     if "checkpoint cost c" in by:
         parts.append(
@@ -1100,6 +1117,10 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
     def each(fn) -> str:
         return " / ".join(fn(n) for n in names)
 
+    def once(fn) -> str:  # a value every scenario shares, stated once
+        values = [fn(n) for n in names]
+        return values[0] if len(set(values)) == 1 else " / ".join(values)
+
     gap = max(
         abs(c.loc[(n, k), "interval_s"] - d.loc[n, "utilization_optimal_s"])
         for n in names
@@ -1116,9 +1137,9 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
 
     over = each(over_day)
     over_mid = each(lambda n: over_day(n, "recovery_true_violations_mid_s"))
-    limits = each(lambda n: f"{jobs[n].scenario.qos.recovery_s:.0f} s")
-    readings = each(lambda n: jobs[n].cost_reading)
-    others = each(lambda n: _other_reading(jobs[n]))
+    limits = once(lambda n: f"{jobs[n].scenario.qos.recovery_s:.0f} s")
+    readings = once(lambda n: jobs[n].cost_reading)
+    others = once(lambda n: _other_reading(jobs[n]))
     at_peak = each(
         lambda n: _against_limit(
             d.loc[n, "recovery_at_optimum_worst_s"], jobs[n].scenario.qos.recovery_s
@@ -1152,7 +1173,7 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         ", so the QoS headline **depends** on the reading" if depends else ", the same"
     )
     allowed_mid = each(lambda n: _fmt(d.loc[n, "qos_interval_mid_s"], "none"))
-    use = each(lambda n: interval_to_use(d.loc[n]))
+    use = once(lambda n: interval_to_use(d.loc[n]))
     if (d["capacity"] > d["peak_arrivals"]).all():
         peak, cap = d["peak_arrivals"], d["capacity"]
         spare = "arrivals / spare " + each(lambda n: f"{peak[n] / (cap[n] - peak[n]):.1f}")

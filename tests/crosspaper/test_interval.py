@@ -14,6 +14,7 @@ from crosspaper import interval as I
 from crosspaper import recovery
 from crosspaper.scenarios import load, to_khaos, to_multilevel
 from khaos import failure_points
+from khaos.params import DEFAULT_DETECTOR
 from khaos.simulate import SimParams, drain_time, simulate
 from multilevel.optimize import optimal
 
@@ -71,9 +72,28 @@ def test_trace_failures_follow_the_scenario_rate(tmp_path):
     trace = pd.Series(1.0, index=pd.RangeIndex(50, 50 + 86_400 * 2))
     found = I.trace_failures(trace, s)
     assert len(found) == 25
-    assert all(50 <= x < 50 + 86_400 * 2 for x in found)
+    history = I.detector_history_s()
+    assert history == 1030
+    assert all(50 + history <= x < 50 + 86_400 * 2 for x in found)
     assert len(set(np.diff(found))) <= 2  # evenly spaced (up to rounding)
-    assert len(I.trace_failures(trace.iloc[:600], s)) == 1  # at least one
+    assert len(I.trace_failures(trace.iloc[: history + 1], s)) == 1  # at least one
+    with pytest.raises(ValueError, match="1,030 s of history"):
+        I.trace_failures(trace.iloc[:history], s)
+
+
+def test_trace_failures_leave_the_detectors_history_fails_on_the_first_span(tmp_path):
+    """rev20m: on a four-hour trace with 46 failures a day (8 on it) the first failure sat at
+    14,400 / 16 = 900 s, inside the 1,030 s the Khaos detector trains on: the notebook's replay
+    sweep failed ("fewer than training_s + guard_s s of history"). The failures now spread over
+    the trace after that history, and the replay runs."""
+    s = I.with_rate(load("khaos_iot"), 4.0)
+    path = write_trace(tmp_path / "busy.csv", [8516.0] * 14_400)
+    job = I.Job(s, DATA / "khaos", trace=path, levels=2)
+    mid = replace(job.sim, inject_before_s=7)  # CI 15 s, mid-interval: injected soonest
+    row = I.replay_point(job.point(15, mid), np.random.default_rng(0))
+    assert row["failures"] == len(job.failure_seconds) == 8
+    history = DEFAULT_DETECTOR.training_s + DEFAULT_DETECTOR.guard_s
+    assert min(job.failure_seconds) >= history
 
 
 def test_job_on_a_trace_replays_it(tmp_path):
@@ -512,6 +532,7 @@ def test_scenario_finding_fails_on_a_reading_it_does_not_state():
             "knob": ["as given", "node acquisition", "node acquisition"],
             "value": ["", "+120 s", "+360 s"],
             "qos_interval_worst_s": [np.nan, np.nan, np.nan],
+            "cost_optimal_s": [np.nan, np.nan, np.nan],
             "utilization_optimal_s": [144.0, 144.0, 144.0],
         }
     )
