@@ -1024,10 +1024,13 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
         _reading_text(job, row),
     ]
     if "headroom" in by:
+        room = by["headroom"]
+        span = f"{room['value'].iloc[0]} to {room['value'].iloc[-1]}"
         parts.append(
-            f"Headroom (spare capacity) {by['headroom']['value'].iloc[0]} to "
-            f"{by['headroom']['value'].iloc[-1]} moves the interval to use to "
-            f"{_span(by['headroom'], 'cost_optimal_s')}."
+            f"Headroom (spare capacity) {span} leaves no feasible interval."
+            if not np.isfinite(room["cost_optimal_s"].to_numpy(dtype=float)).any()
+            else f"Headroom (spare capacity) {span} moves the interval to use to "
+            f"{_span(room, 'cost_optimal_s')}."
         )
     if "node acquisition" in by:
         waits = by["node acquisition"]
@@ -1207,7 +1210,8 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         moves.append(
             f"never reconfigured on {n} (stayed at {row['ci_min_s']:.0f} s)"
             if row["reconfigurations"] == 0
-            else f"reconfigured {row['reconfigurations']} times on {n} "
+            else f"reconfigured {row['reconfigurations']} time"
+            f"{'s' if row['reconfigurations'] > 1 else ''} on {n} "
             f"({row['ci_min_s']:.0f}-{row['ci_max_s']:.0f} s)"
         )
     if d["status"].eq("infeasible").all():
