@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crosspaper import interval as I
 from crosspaper import recovery
@@ -17,6 +19,7 @@ from khaos import failure_points
 from khaos.params import DEFAULT_DETECTOR
 from khaos.simulate import SimParams, drain_time, simulate
 from multilevel.optimize import optimal
+from tests.examples import examples
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SIM = SimParams(capacity=40_000.0, restart_s=20.0, drain_tau_s=30.0)
@@ -529,16 +532,18 @@ def test_scenario_finding_fails_on_a_reading_it_does_not_state():
     curve = pd.DataFrame({"ci": [30, 60], "avg_latency_ms": [600.0, 584.0]})
     sens = pd.DataFrame(
         {
-            "knob": ["as given", "node acquisition", "node acquisition"],
-            "value": ["", "+120 s", "+360 s"],
-            "qos_interval_worst_s": [np.nan, np.nan, np.nan],
-            "cost_optimal_s": [np.nan, np.nan, np.nan],
-            "utilization_optimal_s": [144.0, 144.0, 144.0],
+            "knob": ["as given", "node acquisition", "node acquisition", "headroom", "headroom"],
+            "value": ["", "+120 s", "+360 s", "x0.7", "x1.3"],
+            "qos_interval_worst_s": [np.nan, np.nan, np.nan, np.nan, 62.0],
+            "cost_optimal_s": [np.nan, np.nan, np.nan, np.nan, 30.0],
+            "utilization_optimal_s": [144.0] * 5,
         }
     )
     text = I.scenario_finding(FakeJob, row, curve, sens)
     assert "read as async it is 50 s: the QoS interval **depends** on the reading" in text
     assert "Waiting for a node (+120 s, +360 s) leaves no feasible interval." in text
+    # rev20m HIGH 8: the sensitivity quotes the interval to use, not the range's upper end
+    assert "x0.7 to x1.3 moves the interval to use to 30 s (infeasible at x0.7)." in text
     assert "The interval to use: none (no interval meets the limit)." in text
     row["qos_interval_worst_s"], row["qos_interval_shortest_worst_s"] = 50.0, 12.0
     row["status"], row["cost_optimal_s"], row["recovery_at_cost_optimal_worst_s"] = (
@@ -709,3 +714,59 @@ def test_finding_states_the_day_and_the_peak_fails_on_an_unqualified_day(tmp_pat
     assert simulated <= s.qos.recovery_s < blocked
     _, never = my_job_finding(s, job, replayed_over_s=0.0, unrecovered=2)
     assert "it leaves 0 s (+ 2 never recovered) of true recovery above the limit" in never
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    capacity=st.floats(1e3, 2e5),
+    load=st.floats(0.05, 0.99),
+    restart_s=st.floats(0.0, 300.0),
+    drain_tau_s=st.floats(1.0, 100.0),
+    cost_s=st.floats(0.0, 30.0),
+    limit_s=st.floats(10.0, 2000.0),
+)
+def test_the_meeting_intervals_form_one_range(
+    capacity, load, restart_s, drain_tau_s, cost_s, limit_s
+):
+    """Under either reading the whole-second CIs meeting the limit have no gap: [lo, hi] is
+    every meeting CI, so a T* whose own recovery breaks the limit lies outside it and the QoS
+    binds at lo (T* < lo) or hi (T* > hi), never between two meeting neighbours (why
+    headline's choice among the neighbours by U has one candidate)."""
+    sim = SimParams(capacity=capacity, restart_s=restart_s, drain_tau_s=drain_tau_s)
+    cis, ok = I.qos_meeting(capacity * load, sim, limit_s, "worst", cost_s)
+    if ok.any():
+        first, last = np.flatnonzero(ok)[[0, -1]]
+        assert ok[first : last + 1].all()
+        assert (cis[first], cis[last]) == I.qos_range(
+            capacity * load, sim, limit_s, "worst", cost_s
+        )
+
+
+def test_the_qos_verdict_waits_the_longest_fails_on_the_expected_wait(tmp_path):
+    """rev20c #4, pinned here: the replays restart after the expected wait for a node
+    (Job.sim), the QoS verdict after the longest (Job.qos_sim). The template with cpu_cap 0.5
+    has no room on the survivors for a window task: the expected wait is 96 s, the longest 360
+    s, above the 240 s limit alone, so no interval meets it, in the headline and in every cell
+    of the map (with the expected wait, headroom x3 would have given one)."""
+    import re
+
+    text = (DATA / "scenarios" / "template.toml").read_text()
+    text, n = re.subn(r"(?m)^cpu_cap = [^ #]+", "cpu_cap = 0.5", text)
+    assert n == 1
+    path = tmp_path / "waits.toml"
+    path.write_text(text)
+    s = load(path)
+    job = I.Job(s, DATA / "khaos")
+    assert job.sim.restart_s == pytest.approx(s.checkpoint.remote_restart_s + 96.0)
+    assert job.qos_sim.restart_s == pytest.approx(s.checkpoint.remote_restart_s + 360.0)
+    row, text = my_job_finding(s, job)
+    T = row["utilization_optimal_s"]
+    cost = s.checkpoint.remote_cost_s
+    assert row["recovery_at_optimum_worst_s"] == pytest.approx(
+        float(I.recovery_s(job.peak, T, job.qos_sim, "worst", cost))
+    )
+    assert row["status"] == "infeasible" and "the interval to use is none" in text
+    cells = I.decision_map(job, [1.0], [1.0, 3.0])
+    assert (cells["status"] == "infeasible").all()
+    s3, sim3 = I.with_headroom(s, job.sim, 3.0)
+    assert I.headline(s3, sim3, job.peak)["status"] == "QoS binds"  # the expected wait's
