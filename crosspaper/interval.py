@@ -60,6 +60,7 @@ from fastrecover import optimize_chain
 from khaos import calibrate, failure_points, fit_models, objective, replay
 from khaos.data import load_experiment
 from khaos.experiments import sim_params, sim_point, static_replay
+from khaos.params import DEFAULT_DETECTOR
 from khaos.simulate import SimParams, profile_failures
 from khaos.simulate import workload_of as khaos_workload
 from multilevel.optimize import first_order_interval, optimal
@@ -141,16 +142,31 @@ def read_trace(path) -> pd.Series:
     return pd.Series(table["rate"].to_numpy(dtype=float), index=index, name="arrivals")
 
 
+def detector_history_s() -> int:
+    """Seconds of history the Khaos detector needs before a failure (training_s + guard_s of
+    :data:`khaos.params.DEFAULT_DETECTOR`): a replay refuses an earlier failure."""
+    return DEFAULT_DETECTOR.training_s + DEFAULT_DETECTOR.guard_s
+
+
 def trace_failures(workload: pd.Series, s: Scenario) -> tuple[int, ...]:
     """Failure instants on a trace: the scenario's node-failure rate (single + correlated per day;
     the simulator replays node failures, as the Khaos days' killed task managers) over the
-    trace's duration, round(rate x duration) failures (at least one) evenly spaced, the
-    i-th at the middle of the i-th of as many equal spans (deterministic: ours; the Khaos days
-    use their measured instants)."""
+    trace's duration, round(rate x duration) failures (at least one) evenly spaced after the
+    detector's history (:func:`detector_history_s`), the i-th at the middle of the i-th of as
+    many equal spans (deterministic: ours; the Khaos days use their measured instants). Raises
+    ValueError on a trace no longer than that history."""
     first, n = int(workload.index[0]), len(workload)
+    history = detector_history_s()
+    if n <= history:
+        raise ValueError(
+            f"trace: {n:,} s long; failures need {history:,} s of history before them (the "
+            f"Khaos detector's training_s + guard_s)"
+        )
     rate = (s.failures.single_per_day + s.failures.correlated_per_day) / SECONDS_PER_DAY
     count = max(1, round(rate * n))
-    return tuple(first + int((i + 0.5) * n / count) for i in range(count))
+    # rev20m: spread over the whole trace, the first failure (n / 2 count) could fall inside the
+    # detector's history and the replay failed on a trace with frequent failures
+    return tuple(first + history + int((i + 0.5) * (n - history) / count) for i in range(count))
 
 
 @lru_cache(maxsize=8)
@@ -719,7 +735,10 @@ def headline(s: Scenario, sim: SimParams, peak: float, reading: str = COST_READI
     interval that meets the QoS at worst-case failures and its status: "optimum meets QoS" where
     the recovery AT T* meets the limit (rev20f #0: not only T* <= the longest meeting interval),
     else "QoS binds" with the meeting CI of highest U next to T* (U is unimodal in T: the nearest
-    meeting CI below or above T*), or "infeasible" (no interval meets the limit)."""
+    meeting CI below or above T*), or "infeasible" (no interval meets the limit). The prices of
+    that interval (rev20m HIGH 8: every number at the interval the finding names, not at the
+    longest meeting one): its U, its recovery at the peak (worst moment) and the latency its
+    checkpoints add (``sim``'s bump, :func:`checkpoint_latency_ms`)."""
     best = optimal(to_multilevel(s, levels=1))
     limit, cost = s.qos.recovery_s, blocked_s(s, reading)
     out = {
@@ -743,8 +762,13 @@ def headline(s: Scenario, sim: SimParams, peak: float, reading: str = COST_READI
         status = "QoS binds"
         chosen = max(near, key=lambda c: float(remote_utilization(c, s)))
     out["cost_optimal_s"] = chosen
-    out["U_at_cost_optimal"] = (
-        math.nan if math.isnan(chosen) else float(remote_utilization(chosen, s))
+    feasible = not math.isnan(chosen)
+    out["U_at_cost_optimal"] = float(remote_utilization(chosen, s)) if feasible else math.nan
+    out["recovery_at_cost_optimal_worst_s"] = (
+        float(recovery_s(peak, chosen, sim, "worst", cost)) if feasible else math.nan
+    )
+    out["latency_at_cost_optimal_ms"] = (
+        float(checkpoint_latency_ms(chosen, sim)) if feasible else math.nan
     )
     out["status"] = status
     return out
@@ -873,33 +897,32 @@ def decision_table(table: pd.DataFrame, scenario: str, column: str) -> pd.DataFr
 
 
 def disagreement(jobs: dict, curves: pd.DataFrame) -> pd.DataFrame:
-    """Per scenario: the headline at the peak load, and on the replayed day the longest grid CI
-    whose worst true recovery meets the limit, for each failure timing (curve variants "remote"
-    and "remote mid")."""
+    """Per scenario: the headline at the peak load (its prices at the interval to use,
+    cost_optimal_s), the day's replayed failure count, and on the replayed day the longest grid
+    CI whose worst true recovery meets the limit, for each failure timing (curve variants
+    "remote" and "remote mid")."""
     rows = []
     for name, job in jobs.items():
         row = {
             "scenario": name,
             "peak_arrivals": job.peak,
             "capacity": job.sim.capacity,
+            "failures_replayed": len(job.failure_seconds),
             **headline(job.scenario, job.qos_sim, job.peak, job.cost_reading),
         }
-        # the QoS interval under the other reading of the checkpoint cost: where it differs
-        # the headline depends on the reading (rev20d #1)
+        # the QoS interval and the recovery at T* under the other reading of the checkpoint
+        # cost: where the interval differs the headline depends on the reading (rev20d #1); the
+        # simulator's day checkpoints asynchronously, so its replays match the async reading
         other = next(r for r in COST_READINGS if r != job.cost_reading)
-        row[f"qos_interval_{other}_worst_s"] = headline(job.scenario, job.qos_sim, job.peak, other)[
-            "qos_interval_worst_s"
-        ]
+        theirs = headline(job.scenario, job.qos_sim, job.peak, other)
+        row[f"qos_interval_{other}_worst_s"] = theirs["qos_interval_worst_s"]
+        row[f"recovery_at_optimum_{other}_worst_s"] = theirs["recovery_at_optimum_worst_s"]
         for timing, variant in zip(TIMINGS, ("remote", "remote mid"), strict=True):
             mine = curves[(curves["scenario"] == name) & (curves["variant"] == variant)]
             ok = mine[mine["recovery_true_max_s"] <= job.scenario.qos.recovery_s]
             row[f"qos_interval_replayed_grid_{timing}_s"] = (
                 float(ok["ci"].max()) if len(ok) else math.nan
             )
-        allowed = row["qos_interval_worst_s"]
-        row["U_at_qos_interval"] = (
-            float(remote_utilization(allowed, job.scenario)) if allowed > 0 else math.nan
-        )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -974,38 +997,49 @@ def scenario_finding(job: Job, row: pd.Series, curve_rows: pd.DataFrame, sens: p
     fastest = curve_rows.loc[curve_rows["avg_latency_ms"].idxmin()]
     by = {k: sens[sens["knob"] == k] for k in sens["knob"].unique()}
     parts = [
-        f"- **{s.name}**: U is highest at CI = {row.utilization_optimal_s:.0f} s (U = "
+        f"- **{s.name}**: U is highest at CI = {_interval(row.utilization_optimal_s)} (U = "
         f"{row.U_at_optimum:.3f} if checkpoints blocked, Λc = {lam_c:.1e}); a failure there at the "
-        f"peak load ({row.peak_arrivals:,.0f} events/s against a capacity of "
+        f"peak 300-s load ({row.peak_arrivals:,.0f} events/s against a capacity of "
         f"{row.capacity:,.0f}: {load_ratio(row.peak_arrivals, row.capacity)}) takes "
         f"{_fmt(row.recovery_at_optimum_worst_s)} to recover at the worst moment, "
         f"{_fmt(row.recovery_at_optimum_mid_s)} at the median moment (mid-interval). "
         + (
-            f"Recovery stays within {s.qos.recovery_s:.0f} s for CI = "
+            f"Recovery there stays within {s.qos.recovery_s:.0f} s for CI = "
             f"{row.qos_interval_shortest_worst_s:.0f} to {_fmt(row.qos_interval_worst_s)} (worst "
             f"moment; "
             if not math.isnan(row.qos_interval_worst_s)
             else f"No interval keeps recovery within {s.qos.recovery_s:.0f} s at the peak (worst "
             f"moment; "
         )
-        + f"{_fmt(row.qos_interval_mid_s)} at the median moment; on the replayed grid "
+        + f"{_fmt(row.qos_interval_mid_s)} at the median moment; the longest grid CI meeting it "
+        f"over the replayed day, each failure at its own load with asynchronous checkpoints: "
         f"{_fmt(row.qos_interval_replayed_grid_worst_s)} / "
-        f"{_fmt(row.qos_interval_replayed_grid_mid_s)}).",
+        f"{_fmt(row.qos_interval_replayed_grid_mid_s)}). The interval to use: "
+        f"{interval_to_use(row)}"
+        + (
+            f", recovering in {_fmt(row.recovery_at_cost_optimal_worst_s)} at the peak."
+            if row.status != "infeasible"
+            else "."
+        ),
         _reading_text(job, row),
     ]
     if "headroom" in by:
+        room = by["headroom"]
+        span = f"{room['value'].iloc[0]} to {room['value'].iloc[-1]}"
         parts.append(
-            f"Headroom (spare capacity) {by['headroom']['value'].iloc[0]} to "
-            f"{by['headroom']['value'].iloc[-1]} moves that limit to "
-            f"{_span(by['headroom'], 'qos_interval_worst_s')}."
+            f"Headroom (spare capacity) {span} leaves no feasible interval."
+            if not np.isfinite(room["cost_optimal_s"].to_numpy(dtype=float)).any()
+            else f"Headroom (spare capacity) {span} moves the interval to use to "
+            f"{_span(room, 'cost_optimal_s')}."
         )
     if "node acquisition" in by:
         waits = by["node acquisition"]
-        none = not np.isfinite(waits["qos_interval_worst_s"].to_numpy(dtype=float)).any()
+        none = not np.isfinite(waits["cost_optimal_s"].to_numpy(dtype=float)).any()
         parts.append(
             f"Waiting for a node ({', '.join(waits['value'])}) leaves no feasible interval."
             if none  # rev20d #9: the waits named once
-            else f"Waiting for a node gives {_span(waits, 'qos_interval_worst_s')}."
+            else f"Waiting for a node moves the interval to use to "
+            f"{_span(waits, 'cost_optimal_s')}."
         )
     if "checkpoint cost c" in by:
         parts.append(
@@ -1047,9 +1081,38 @@ def _reading_text(job: Job, row: pd.Series) -> str:
     )
 
 
+def _against_limit(recovery: float, limit: float) -> str:
+    """A recovery at the peak against the limit: "<r> s, <r - limit> s above the limit", "<r> s,
+    within the limit", or why there is none."""
+    if math.isnan(recovery) or math.isinf(recovery):
+        return _fmt(recovery, "none")
+    above = f"{recovery - limit:.0f} s above the limit" if recovery > limit else "within the limit"
+    return f"{recovery:.0f} s, {above}"
+
+
+def _interval(value: float) -> str:
+    """An interval: whole seconds as "30 s", else to a tenth ("22.5 s": T*, whose recovery is
+    quoted, moves by thousands of seconds within a second near the capacity under blocking)."""
+    if math.isnan(value):
+        return "none"
+    return f"{value:.0f} s" if value == round(value) else f"{value:.1f} s"
+
+
+def interval_to_use(row) -> str:
+    """The interval a :func:`headline` row says to use, with why (its status)."""
+    if row["status"] == "infeasible":
+        return "none (no interval meets the limit)"
+    if row["status"] == "optimum meets QoS":
+        return f"T* itself, {_interval(row['cost_optimal_s'])} (its recovery meets the limit)"
+    return f"{row['cost_optimal_s']:.0f} s (the QoS binds: the meeting interval next to T*)"
+
+
 def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runtime: dict) -> str:
-    """The notebook's finding in two sentences with its numbers (scenarios joined by " / "), with
-    how it moves with the failure timing and what Khaos did at runtime."""
+    """The notebook's finding with its numbers (scenarios joined by " / "): the utilization
+    optimum T* over the replayed day (the simulator: asynchronous checkpoints, each failure at its
+    own load) and at the day's peak 300-s load (the QoS verdict's criterion, at the job's reading
+    of the checkpoint cost), the meeting range and the interval to use, priced at that interval
+    (rev20m HIGH 8), how it moves with the failure timing and what Khaos did at runtime."""
     d = disagreement.set_index("scenario")
     c = choices.set_index(["scenario", "choice"])
     names = list(jobs)
@@ -1057,15 +1120,36 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
     def each(fn) -> str:
         return " / ".join(fn(n) for n in names)
 
+    def once(fn) -> str:  # a value every scenario shares, stated once
+        values = [fn(n) for n in names]
+        return values[0] if len(set(values)) == 1 else " / ".join(values)
+
     gap = max(
         abs(c.loc[(n, k), "interval_s"] - d.loc[n, "utilization_optimal_s"])
         for n in names
         for k in ("Young", "Daly")
     )
-    optimum = each(lambda n: f"{d.loc[n, 'utilization_optimal_s']:.0f}")
-    over = each(lambda n: f"{c.loc[(n, 'multilevel 1-level'), 'recovery_true_violations_s']:.0f}")
-    over_mid = each(
-        lambda n: f"{c.loc[(n, 'multilevel 1-level'), 'recovery_true_violations_mid_s']:.0f}"
+    optimum = each(lambda n: _interval(d.loc[n, "utilization_optimal_s"]))
+    failures = each(lambda n: f"{d.loc[n, 'failures_replayed']:.0f}")
+
+    def over_day(n, column="recovery_true_violations_s") -> str:
+        row = c.loc[(n, "multilevel 1-level")]
+        never = int(row["unrecovered"]) if column == "recovery_true_violations_s" else 0
+        # a never-drained failure has no recovery to add: it is named, not dropped (rev20m MED)
+        return f"{row[column]:.0f} s" + (f" (+ {never} never recovered)" if never else "")
+
+    over = each(over_day)
+    over_mid = each(lambda n: over_day(n, "recovery_true_violations_mid_s"))
+    limits = once(lambda n: f"{jobs[n].scenario.qos.recovery_s:.0f} s")
+    readings = once(lambda n: jobs[n].cost_reading)
+    others = once(lambda n: _other_reading(jobs[n]))
+    at_peak = each(
+        lambda n: _against_limit(
+            d.loc[n, "recovery_at_optimum_worst_s"], jobs[n].scenario.qos.recovery_s
+        )
+    )
+    at_peak_other = each(
+        lambda n: _fmt(d.loc[n, f"recovery_at_optimum_{_other_reading(jobs[n])}_worst_s"], "none")
     )
     allowed = each(  # the meeting range lo-hi (rev20f #0)
         lambda n: (
@@ -1075,7 +1159,6 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
             + _fmt(d.loc[n, "qos_interval_worst_s"])
         )
     )
-    readings = each(lambda n: jobs[n].cost_reading)
     other = each(
         lambda n: _fmt(d.loc[n, f"qos_interval_{_other_reading(jobs[n])}_worst_s"], "none")
     )
@@ -1089,24 +1172,26 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
             for n in names
         )
     )
-    reading_note = f"; checkpoint cost read as {readings}: {other} read the other way" + (
+    reading_note = f"; {other} read the other way" + (
         ", so the QoS headline **depends** on the reading" if depends else ", the same"
     )
     allowed_mid = each(lambda n: _fmt(d.loc[n, "qos_interval_mid_s"], "none"))
+    use = once(lambda n: interval_to_use(d.loc[n]))
     if (d["capacity"] > d["peak_arrivals"]).all():
         peak, cap = d["peak_arrivals"], d["capacity"]
         spare = "arrivals / spare " + each(lambda n: f"{peak[n] / (cap[n] - peak[n]):.1f}")
     else:
         spare = each(lambda n: load_ratio(d.loc[n, "peak_arrivals"], d.loc[n, "capacity"]))
-
-    def latency_at_limit(n) -> str:
-        allowed = d.loc[n, "qos_interval_worst_s"]
-        if math.isnan(allowed):
-            return "nothing (no interval is feasible)"
-        return f"{float(checkpoint_latency_ms(allowed, jobs[n].sim)):.0f} ms"
-
-    latency = each(latency_at_limit)
-    u_qos = each(lambda n: _number(d.loc[n, "U_at_qos_interval"], ".3f"))
+    # the prices of the interval to use, the one the sentence names (rev20m HIGH 8)
+    chosen = each(lambda n: _interval(d.loc[n, "cost_optimal_s"]))
+    latency = each(
+        lambda n: (
+            "none"
+            if math.isnan(d.loc[n, "latency_at_cost_optimal_ms"])
+            else f"{d.loc[n, 'latency_at_cost_optimal_ms']:.0f} ms"
+        )
+    )
+    u_chosen = each(lambda n: _number(d.loc[n, "U_at_cost_optimal"], ".3f"))
     u_opt = each(lambda n: f"{d.loc[n, 'U_at_optimum']:.3f}")
     khaos_ci = each(lambda n: f"{c.loc[(n, 'Khaos runtime'), 'interval_s']:.0f}")
     khaos_over = each(lambda n: f"{c.loc[(n, 'Khaos runtime'), 'recovery_true_violations_s']:.0f}")
@@ -1125,28 +1210,40 @@ def finding(jobs: dict, disagreement: pd.DataFrame, choices: pd.DataFrame, runti
         moves.append(
             f"never reconfigured on {n} (stayed at {row['ci_min_s']:.0f} s)"
             if row["reconfigurations"] == 0
-            else f"reconfigured {row['reconfigurations']} times on {n} "
+            else f"reconfigured {row['reconfigurations']} time"
+            f"{'s' if row['reconfigurations'] > 1 else ''} on {n} "
             f"({row['ci_min_s']:.0f}-{row['ci_max_s']:.0f} s)"
         )
+    if d["status"].eq("infeasible").all():
+        price = "No interval meets the limit at the peak, so none is priced"
+    else:
+        price = (
+            f"Checkpointing at the interval to use ({chosen}) costs {latency} of added latency "
+            f"on average (asynchronous checkpoints: the model's throughput price, U {u_chosen} "
+            f"there instead of {u_opt} at T*, holds only if checkpoints blocked)"
+        )
     return (
-        f"**Finding ({' / '.join(names)}).** The utilization-optimal interval (multilevel's "
-        f"one-level optimum, Young/Daly within {gap:.0f} s of it) is {optimum} s and replays to "
-        f"{over} s of true recovery above the limit over the day with failures at the worst "
-        f"moment ({over_mid} s with every failure at the median moment, mid-interval)"
-        f"{caveat}, while the intervals the recovery "
-        f"limit allows at the peak load are {allowed} ({allowed_mid} at the median moment"
-        f"{reading_note}). "
+        f"**Finding ({' / '.join(names)}).** The utilization-optimal interval T* (multilevel's "
+        f"one-level optimum, Young/Daly within {gap:.0f} s of it) is {optimum}. Replayed there "
+        f"over the day's {failures} failures (the khaos simulator: each failure at its own load "
+        f"and at the worst moment; its checkpoints are asynchronous, so a recovery catches up at "
+        f"the capacity C), it leaves {over} of true recovery above the limit ({over_mid} with "
+        f"every failure at the median moment, mid-interval){caveat}. At the day's peak 300-s "
+        f"load, the "
+        f"load the QoS verdict judges, a failure at the worst moment (T - 3 s of work lost) "
+        f"recovers from T* in {at_peak} (limit {limits}; checkpoint cost read as {readings}; "
+        f"{at_peak_other} read as {others}); the intervals whose recovery meets the limit there "
+        f"are {allowed} ({allowed_mid} at the median moment{reading_note}), and the interval to "
+        f"use is {use}. "
         + (
             f"The optimum meets the limit here: the jobs run far enough below their capacity "
             f"({spare} at the peak) for the catch-up to fit in it. "
             if (d["status"] == "optimum meets QoS").all()
             else f"They disagree because the utilization model amortizes each failure's lost "
             f"time over the mean time between failures, while a stream job drains the replayed "
-            f"backlog at its spare capacity ({spare} at the peak) and the limit "
-            f"bounds every recovery; "
+            f"backlog at its spare capacity ({spare} at the peak) and the limit applies to one "
+            f"recovery, whatever the failure rate. "
         )
-        + f"checkpointing at the limit's interval costs {latency} of added latency on average "
-        f"(asynchronous checkpoints: the model's throughput price, U {u_qos} instead of {u_opt}, "
-        f"holds only if checkpoints blocked). Khaos's runtime choice (mean CI {khaos_ci} s) "
-        f"leaves {khaos_over} s of true recovery above the limit; it {', and '.join(moves)}."
+        + f"{price}. Khaos's runtime choice (mean CI {khaos_ci} s) leaves {khaos_over} s of true "
+        f"recovery above the limit over the day; it {', and '.join(moves)}."
     )

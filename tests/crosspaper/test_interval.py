@@ -9,13 +9,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crosspaper import interval as I
 from crosspaper import recovery
 from crosspaper.scenarios import load, to_khaos, to_multilevel
 from khaos import failure_points
+from khaos.params import DEFAULT_DETECTOR
 from khaos.simulate import SimParams, drain_time, simulate
 from multilevel.optimize import optimal
+from tests.examples import examples
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SIM = SimParams(capacity=40_000.0, restart_s=20.0, drain_tau_s=30.0)
@@ -71,9 +75,28 @@ def test_trace_failures_follow_the_scenario_rate(tmp_path):
     trace = pd.Series(1.0, index=pd.RangeIndex(50, 50 + 86_400 * 2))
     found = I.trace_failures(trace, s)
     assert len(found) == 25
-    assert all(50 <= x < 50 + 86_400 * 2 for x in found)
+    history = I.detector_history_s()
+    assert history == 1030
+    assert all(50 + history <= x < 50 + 86_400 * 2 for x in found)
     assert len(set(np.diff(found))) <= 2  # evenly spaced (up to rounding)
-    assert len(I.trace_failures(trace.iloc[:600], s)) == 1  # at least one
+    assert len(I.trace_failures(trace.iloc[: history + 1], s)) == 1  # at least one
+    with pytest.raises(ValueError, match="1,030 s of history"):
+        I.trace_failures(trace.iloc[:history], s)
+
+
+def test_trace_failures_leave_the_detectors_history_fails_on_the_first_span(tmp_path):
+    """rev20m: on a four-hour trace with 46 failures a day (8 on it) the first failure sat at
+    14,400 / 16 = 900 s, inside the 1,030 s the Khaos detector trains on: the notebook's replay
+    sweep failed ("fewer than training_s + guard_s s of history"). The failures now spread over
+    the trace after that history, and the replay runs."""
+    s = I.with_rate(load("khaos_iot"), 4.0)
+    path = write_trace(tmp_path / "busy.csv", [8516.0] * 14_400)
+    job = I.Job(s, DATA / "khaos", trace=path, levels=2)
+    mid = replace(job.sim, inject_before_s=7)  # CI 15 s, mid-interval: injected soonest
+    row = I.replay_point(job.point(15, mid), np.random.default_rng(0))
+    assert row["failures"] == len(job.failure_seconds) == 8
+    history = DEFAULT_DETECTOR.training_s + DEFAULT_DETECTOR.guard_s
+    assert min(job.failure_seconds) >= history
 
 
 def test_job_on_a_trace_replays_it(tmp_path):
@@ -340,9 +363,15 @@ def test_span_names_the_infeasible_cases():
 
 
 def finding_inputs(allowed: float, status: str):
+    """A disagreement row (blocking; async 50 s), the choices and the runtime of one scenario
+    "a" whose QoS range is allowed / 5 to allowed, T* = 265 s; the interval to use is the
+    range's upper end when the QoS binds, T* when the optimum meets it."""
+
     class FakeJob:
         sim, cost_reading = SIM, "blocking"
+        scenario = load("khaos_ysb")  # its recovery limit, 240 s
 
+    use = {"QoS binds": allowed, "optimum meets QoS": 265.0}.get(status, np.nan)
     d = pd.DataFrame(
         [
             {
@@ -353,7 +382,12 @@ def finding_inputs(allowed: float, status: str):
                 "qos_interval_mid_s": allowed * 2,
                 "peak_arrivals": 30_000.0,
                 "capacity": 40_000.0,
-                "U_at_qos_interval": np.nan if np.isnan(allowed) else 0.9,
+                "failures_replayed": 12,
+                "recovery_at_optimum_worst_s": 700.0,
+                "recovery_at_optimum_async_worst_s": 300.0,
+                "cost_optimal_s": use,
+                "U_at_cost_optimal": np.nan if np.isnan(use) else 0.9,
+                "latency_at_cost_optimal_ms": float(I.checkpoint_latency_ms(use, SIM)),
                 "U_at_optimum": 0.96,
                 "status": status,
                 "qos_interval_async_worst_s": 50.0,
@@ -379,27 +413,32 @@ def finding_inputs(allowed: float, status: str):
 def test_finding_is_written_from_the_tables():
     text = I.finding(*finding_inputs(50.0, "QoS binds"))
     assert (
-        "is 265 s and replays to 4601 s" in text
-        and "(2162 s with every failure at the median moment" in text
+        "is 265 s. Replayed there over the day's 12 failures" in text
+        and "it leaves 4601 s of true recovery above the limit (2162 s with every failure at the "
+        "median moment"
+        in text
     )
     assert (
-        "allows at the peak load are 10-50 s (100 s at the median moment; checkpoint cost read "
-        "as "
-        "blocking: 50 s read the other way, the same)"
+        "recovers from T* in 700 s, 460 s above the limit (limit 240 s; checkpoint cost read as "
+        "blocking; 300 s read as async); the intervals whose recovery meets the limit there are "
+        "10-50 s (100 s at the median moment; 50 s read the other way, the same), and the "
+        "interval to use is 50 s (the QoS binds"
         in text
         and "They disagree" in text
     )
-    assert f"costs {SIM.checkpoint_ms * 5 / 50:.0f} ms of added latency" in text
+    assert f"(50 s) costs {SIM.checkpoint_ms * 5 / 50:.0f} ms of added latency" in text
+    assert "U 0.900 there instead of 0.960 at T*" in text
     assert "never reconfigured on a (stayed at 10 s)" in text
     infeasible = I.finding(*finding_inputs(np.nan, "infeasible"))
     assert (
-        "peak load are none (none at the median moment; checkpoint cost read as blocking: 50 s "
-        "read the other way, so the QoS headline **depends** on the reading)"
+        "there are none (none at the median moment; 50 s read the other way, so the QoS "
+        "headline **depends** on the reading), and the interval to use is none"
         in infeasible
-        and "costs nothing (no interval" in infeasible
+        and "No interval meets the limit at the peak, so none is priced" in infeasible
     )
     meets = I.finding(*finding_inputs(600.0, "optimum meets QoS"))
     assert "The optimum meets the limit here" in meets and "They disagree" not in meets
+    assert "the interval to use is T* itself, 265 s" in meets
     assert "misstates" not in text
 
 
@@ -415,7 +454,7 @@ def test_finding_follows_the_true_recoveries_fails_on_the_detector():
         for t, u in zip(c["recovery_true_violations_s"], c["unrecovered"], strict=True)
     ]
     text = I.finding(jobs, d, c, runtime)
-    assert "replays to 38000 s of true recovery" in text
+    assert "it leaves 38000 s (+ 2 never recovered) of true recovery" in text
     assert "2 failures never recover" in text and "for 1 of 4 answers" in text
     assert not I.detector_disagrees(100.0, 90.0, 0) and I.detector_disagrees(100.0, 0.0, 0)
 
@@ -485,24 +524,38 @@ def test_scenario_finding_fails_on_a_reading_it_does_not_state():
             "qos_interval_replayed_grid_worst_s": 30.0,
             "qos_interval_replayed_grid_mid_s": 60.0,
             "qos_interval_async_worst_s": 50.0,
+            "status": "infeasible",
+            "cost_optimal_s": np.nan,
+            "recovery_at_cost_optimal_worst_s": np.nan,
         }
     )
     curve = pd.DataFrame({"ci": [30, 60], "avg_latency_ms": [600.0, 584.0]})
     sens = pd.DataFrame(
         {
-            "knob": ["as given", "node acquisition", "node acquisition"],
-            "value": ["", "+120 s", "+360 s"],
-            "qos_interval_worst_s": [np.nan, np.nan, np.nan],
-            "utilization_optimal_s": [144.0, 144.0, 144.0],
+            "knob": ["as given", "node acquisition", "node acquisition", "headroom", "headroom"],
+            "value": ["", "+120 s", "+360 s", "x0.7", "x1.3"],
+            "qos_interval_worst_s": [np.nan, np.nan, np.nan, np.nan, 62.0],
+            "cost_optimal_s": [np.nan, np.nan, np.nan, np.nan, 30.0],
+            "utilization_optimal_s": [144.0] * 5,
         }
     )
     text = I.scenario_finding(FakeJob, row, curve, sens)
     assert "read as async it is 50 s: the QoS interval **depends** on the reading" in text
     assert "Waiting for a node (+120 s, +360 s) leaves no feasible interval." in text
+    # rev20m HIGH 8: the sensitivity quotes the interval to use, not the range's upper end
+    assert "x0.7 to x1.3 moves the interval to use to 30 s (infeasible at x0.7)." in text
+    assert "The interval to use: none (no interval meets the limit)." in text
     row["qos_interval_worst_s"], row["qos_interval_shortest_worst_s"] = 50.0, 12.0
+    row["status"], row["cost_optimal_s"], row["recovery_at_cost_optimal_worst_s"] = (
+        "QoS binds",
+        50.0,
+        230.0,
+    )
     again = I.scenario_finding(FakeJob, row, curve, sens)
     assert "read as async it is 50 s, the same." in again
     assert "within 240 s for CI = 12 to 50 s" in again
+    assert "The interval to use: 50 s (the QoS binds: the meeting interval next to T*), " in again
+    assert "recovering in 230 s at the peak." in again
 
 
 # rev20f's my_job.toml: the template with these values (a user's own job, frequent process failures)
@@ -552,3 +605,168 @@ def test_headline_fails_on_an_optimum_below_the_qos_range(tmp_path):
     assert I.decision_table(table, s.name, "qos_interval_worst_s").iloc[0, 0] == "30-135 s"
     wrong = table[(table["status"] == "optimum meets QoS")]
     assert (wrong["recovery_at_optimum_worst_s"] <= 600.0).all()
+
+
+def my_job_finding(s, job, replayed_over_s=0.0, unrecovered=0):
+    """cross_interval's finding for the job ``s`` with its real headline (:func:`disagreement`)
+    and made-up replays: T* (multilevel 1-level) leaves ``replayed_over_s`` s above the limit
+    over the day, ``unrecovered`` failures never drain."""
+    curves = pd.DataFrame(
+        {
+            "scenario": s.name,
+            "variant": ["remote", "remote mid"],
+            "ci": [30, 30],
+            "recovery_true_max_s": [160.0, 100.0],
+            "avg_latency_ms": [500.0, 500.0],
+        }
+    )
+    d = I.disagreement({s.name: job}, curves)
+    optimum = d["utilization_optimal_s"].iloc[0]
+    c = pd.DataFrame(
+        {
+            "scenario": s.name,
+            "choice": ["Young", "Daly", "multilevel 1-level", "Khaos runtime"],
+            "interval_s": [optimum - 1, optimum + 1, optimum, 10.0],
+            "recovery_true_violations_s": [0.0, 0.0, replayed_over_s, 0.0],
+            "recovery_true_violations_mid_s": [0.0, 0.0, replayed_over_s / 2, np.nan],
+            "unrecovered": [0, 0, unrecovered, 0],
+            "detector_disagrees": False,
+        }
+    )
+    runtime = {s.name: ({"reconfigurations": 0, "ci_min_s": 10.0, "ci_max_s": 10.0}, None)}
+    return d.iloc[0], I.finding({s.name: job}, d, c, runtime)
+
+
+def test_finding_prices_the_interval_it_names_fails_on_the_longest(tmp_path):
+    """rev20m HIGH 8: the finding named the meeting range lo-hi, then priced "the limit's
+    interval" at hi (the latency added, U) and the headline table's U_at_qos_interval too. On
+    my_job (T* = 22.5 s below lo = 30 s, hi = 135 s) the interval to use is lo: every number the
+    finding, the headline table and the decision map quote is 30 s's (50 ms of latency, not
+    135 s's 11 ms)."""
+    s = load(my_job(tmp_path))
+    job = I.Job(s, DATA / "khaos")
+    row, text = my_job_finding(s, job)
+    lo, hi, use = row[["qos_interval_shortest_worst_s", "qos_interval_worst_s", "cost_optimal_s"]]
+    assert (lo, hi, use) == (30.0, 135.0, 30.0) and row["status"] == "QoS binds"
+    assert "U_at_qos_interval" not in row  # the old column, priced at hi
+    assert row["U_at_cost_optimal"] == pytest.approx(float(I.remote_utilization(30, s)))
+    assert row["latency_at_cost_optimal_ms"] == pytest.approx(job.sim.checkpoint_ms * 5 / 30)
+    assert row["recovery_at_cost_optimal_worst_s"] == pytest.approx(
+        float(I.recovery_s(job.peak, 30, job.qos_sim, "worst", s.checkpoint.remote_cost_s))
+    )
+    assert row["recovery_at_cost_optimal_worst_s"] <= s.qos.recovery_s
+    assert "the interval to use is 30 s (the QoS binds" in text
+    latency, u = row["latency_at_cost_optimal_ms"], row["U_at_cost_optimal"]
+    assert f"interval to use (30 s) costs {latency:.0f} ms of added latency" in text
+    assert f"U {u:.3f} there instead of {row['U_at_optimum']:.3f} at T*" in text
+    at_hi = float(I.checkpoint_latency_ms(hi, job.sim))
+    assert f"costs {at_hi:.0f} ms" not in text
+    assert f"U {float(I.remote_utilization(hi, s)):.3f}" not in text
+
+    class FakeJob:
+        scenario, peak, cost_reading, qos_sim = s, job.peak, job.cost_reading, job.qos_sim
+
+    cell = I.decision_map(FakeJob, [1.0], [1.0]).iloc[0]
+    assert cell["cost_optimal_s"] == 30.0 and cell["U_at_cost_optimal"] == pytest.approx(u)
+    assert cell["latency_at_cost_optimal_ms"] == pytest.approx(latency)
+
+
+def test_the_template_at_headroom_x1_3_uses_the_upper_end():
+    """The template at headroom x1.3 (T* = 150.5 s above the range 27-62 s): the QoS binds at
+    hi = 62 s, and the prices are 62 s's. With the range's ends swapped or the choice read from
+    the wrong side of T*, this and the my_job case above cannot both hold."""
+    s = load(DATA / "scenarios" / "template.toml")
+    job = I.Job(s, DATA / "khaos")
+    s2, sim2 = I.with_headroom(s, job.qos_sim, 1.3)
+    h = I.headline(s2, sim2, job.peak)
+    assert (h["qos_interval_shortest_worst_s"], h["qos_interval_worst_s"]) == (27.0, 62.0)
+    assert h["status"] == "QoS binds" and h["cost_optimal_s"] == 62.0
+    assert h["utilization_optimal_s"] > 62.0
+    assert h["U_at_cost_optimal"] == pytest.approx(float(I.remote_utilization(62, s2)))
+    assert h["latency_at_cost_optimal_ms"] == pytest.approx(sim2.checkpoint_ms * 5 / 62)
+
+
+def test_finding_states_the_day_and_the_peak_fails_on_an_unqualified_day(tmp_path):
+    """rev20m MED: on my_job the finding said "0 s of true recovery above the limit over the
+    day" while its scenario line gave 5,666 s of recovery at the peak. Both are right for what
+    they measure: the simulator's day checkpoints asynchronously (catch-up at C) and meets each
+    failure at its own load, the QoS verdict reads the cost as blocking (C (1 - c/T)) at the
+    peak 300-s load. At the peak the simulator agrees with the async reading (146 s), so the
+    reading is the gap; the finding now says both, each with its conditions, and names the
+    failures that never drain instead of dropping them."""
+    s = load(my_job(tmp_path))
+    job = I.Job(s, DATA / "khaos")
+    row, text = my_job_finding(s, job)
+    assert "Replayed there over the day's 11 failures" in text
+    assert "its checkpoints are asynchronous, so a recovery catches up at the capacity C" in text
+    assert "it leaves 0 s of true recovery above the limit" in text
+    assert row["recovery_at_optimum_worst_s"] == pytest.approx(5666.0, rel=1e-3)
+    assert "At the day's peak 300-s load, the load the QoS verdict judges" in text
+    assert "recovers from T* in 5666 s, 5066 s above the limit (limit 600 s; checkpoint" in text
+    async_s = row["recovery_at_optimum_async_worst_s"]
+    assert f"blocking; {async_s:.0f} s read as async)" in text and async_s <= 600.0
+    # the simulator at the peak load and T* (whole seconds) is the async reading, not blocking
+    ci = I.replayed_ci("multilevel 1-level", row["utilization_optimal_s"])
+    arrivals = pd.Series(job.peak, index=pd.RangeIndex(0, 6000))
+    simulated = float(simulate(arrivals, ci, [1000], job.qos_sim).failures["recovery_s"].iloc[0])
+    assert simulated == pytest.approx(float(I.recovery_s(job.peak, ci, job.qos_sim)), abs=3.0)
+    blocked = float(I.recovery_s(job.peak, ci, job.qos_sim, cost_s=s.checkpoint.remote_cost_s))
+    assert simulated <= s.qos.recovery_s < blocked
+    _, never = my_job_finding(s, job, replayed_over_s=0.0, unrecovered=2)
+    assert "it leaves 0 s (+ 2 never recovered) of true recovery above the limit" in never
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    capacity=st.floats(1e3, 2e5),
+    load=st.floats(0.05, 0.99),
+    restart_s=st.floats(0.0, 300.0),
+    drain_tau_s=st.floats(1.0, 100.0),
+    cost_s=st.floats(0.0, 30.0),
+    limit_s=st.floats(10.0, 2000.0),
+)
+def test_the_meeting_intervals_form_one_range(
+    capacity, load, restart_s, drain_tau_s, cost_s, limit_s
+):
+    """Under either reading the whole-second CIs meeting the limit have no gap: [lo, hi] is
+    every meeting CI, so a T* whose own recovery breaks the limit lies outside it and the QoS
+    binds at lo (T* < lo) or hi (T* > hi), never between two meeting neighbours (why
+    headline's choice among the neighbours by U has one candidate)."""
+    sim = SimParams(capacity=capacity, restart_s=restart_s, drain_tau_s=drain_tau_s)
+    cis, ok = I.qos_meeting(capacity * load, sim, limit_s, "worst", cost_s)
+    if ok.any():
+        first, last = np.flatnonzero(ok)[[0, -1]]
+        assert ok[first : last + 1].all()
+        assert (cis[first], cis[last]) == I.qos_range(
+            capacity * load, sim, limit_s, "worst", cost_s
+        )
+
+
+def test_the_qos_verdict_waits_the_longest_fails_on_the_expected_wait(tmp_path):
+    """rev20c #4, pinned here: the replays restart after the expected wait for a node
+    (Job.sim), the QoS verdict after the longest (Job.qos_sim). The template with cpu_cap 0.5
+    has no room on the survivors for a window task: the expected wait is 96 s, the longest 360
+    s, above the 240 s limit alone, so no interval meets it, in the headline and in every cell
+    of the map (with the expected wait, headroom x3 would have given one)."""
+    import re
+
+    text = (DATA / "scenarios" / "template.toml").read_text()
+    text, n = re.subn(r"(?m)^cpu_cap = [^ #]+", "cpu_cap = 0.5", text)
+    assert n == 1
+    path = tmp_path / "waits.toml"
+    path.write_text(text)
+    s = load(path)
+    job = I.Job(s, DATA / "khaos")
+    assert job.sim.restart_s == pytest.approx(s.checkpoint.remote_restart_s + 96.0)
+    assert job.qos_sim.restart_s == pytest.approx(s.checkpoint.remote_restart_s + 360.0)
+    row, text = my_job_finding(s, job)
+    T = row["utilization_optimal_s"]
+    cost = s.checkpoint.remote_cost_s
+    assert row["recovery_at_optimum_worst_s"] == pytest.approx(
+        float(I.recovery_s(job.peak, T, job.qos_sim, "worst", cost))
+    )
+    assert row["status"] == "infeasible" and "the interval to use is none" in text
+    cells = I.decision_map(job, [1.0], [1.0, 3.0])
+    assert (cells["status"] == "infeasible").all()
+    s3, sim3 = I.with_headroom(s, job.sim, 3.0)
+    assert I.headline(s3, sim3, job.peak)["status"] == "QoS binds"  # the expected wait's
