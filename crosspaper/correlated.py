@@ -483,6 +483,16 @@ def _placement_waits(name, k: int, delay_factor: float) -> dict:
     return out
 
 
+def node_sets_text(name, k: int) -> str:
+    """What the worst pass takes of scenario ``name``'s k-node sets (recovery.node_sets), for a
+    finding: "every 2-node set (45)", or "a fixed sample of 2,000 of the 3,921,225 8-node sets"
+    where there are more than recovery.MAX_NODE_SETS."""
+    total = math.comb(len(setup(name)["candidates"]), k)
+    if total <= recovery.MAX_NODE_SETS:
+        return f"every {k}-node set ({total:,})"
+    return f"a fixed sample of {recovery.MAX_NODE_SETS:,} of the {total:,} {k}-node sets"
+
+
 def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
     """Blocking's longest time down (placement after detection + remote restart) over every
     k-node set (_worst_downs); its recovery grows with it at any interval, so its worst
