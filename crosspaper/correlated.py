@@ -390,8 +390,9 @@ def _failure_rows(
 @cache
 def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0) -> dict:
     """Each scheme's time to full output in its worst recovery after a correlated failure of
-    ``k`` nodes (the per-recovery QoS, rev20e #1): the max over EVERY k-set of the candidate
-    nodes (deterministic, no draws), every node at the acquisition law's upper end x
+    ``k`` nodes (the per-recovery QoS, rev20e #1): the max over every k-set of the candidate
+    nodes (recovery.node_sets: a fixed sample of MAX_NODE_SETS where there are more, stated by
+    node_sets_text; deterministic, no draws), every node at the acquisition law's upper end x
     ``delay_factor``, the failure at the worst moment (recovery.lost_work(T, "worst"), Khaos's
     injection; multilevel: the last of its m = ceil(1/p2) intervals since a remote
     checkpoint), PPA's extra nodes at the worse of both fates (all failing with the set or
@@ -633,7 +634,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     }
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     extra_failed = extra_fate < k / len(su["candidates"])
-    # worst_full_s (every recovery, the QoS): worst_full_s(), once per point, not per draw
+    # the worst recovery (the QoS): worst_full_s(), once per point, not per draw
     rows = _failure_rows(su, jobs, order, acquisition, lost, extra_failed, grid)
 
     if params["engine"]:

@@ -209,8 +209,8 @@ def decide(
         normal[[*FACTORS[:3], "scheme", "normal_cost", "replica_cpu_nodes", "buffer_kb"]],
         on=[*FACTORS[:3], "scheme"],
     )
-    # the limit bounds every recovery (rev20c #4, rev20e #1): worst_full_s is the same in every
-    # draw (every node set, no draw); the mean stays a column
+    # the limit bounds the worst recovery (rev20c #4, rev20e #1): worst_full_s is the same in
+    # every draw (every node set, no draw); the mean stays a column
     worst = runs.groupby([*keys, "scheme"], as_index=False)["worst_full_s"].max()
     means = means.merge(worst, on=[*keys, "scheme"])
     means["meets_qos"] = means["worst_full_s"] <= limit_s

@@ -53,10 +53,16 @@ def test_the_baseline_point_is_the_correlated_point_on_the_same_draws():
 
 
 def _decided(
-    full_s: dict[str, float], cost: dict[str, float], limit: float, credit=None, upper=None
+    full_s: dict[str, float],
+    cost: dict[str, float],
+    limit: float,
+    credit=None,
+    upper=None,
+    qos=None,
 ) -> pd.DataFrame:
     """``credit``: {scheme: s of tentative output credited}, lost_output_s below exact_lost_s;
-    ``upper``: {scheme: s the worst recovery (upper-end acquisitions) adds to each draw's}."""
+    ``upper``: {scheme: s the worst recovery (upper-end acquisitions) adds to each draw's};
+    ``qos``: {scheme: (T, m, cost) of its QoS setting} (qos_intervals' rows)."""
     credit, upper = credit or {}, upper or {}
     runs = pd.DataFrame(
         [
@@ -87,7 +93,21 @@ def _decided(
             for scheme in full_s
         ]
     )
-    return cm.decide(runs, normal, limit)
+    settings = pd.DataFrame(
+        [
+            {
+                **dict.fromkeys(cm.FACTORS, 1.0),
+                "k": 2,
+                "scheme": scheme,
+                "qos_interval_s": T,
+                "qos_remote_every": m,
+                "qos_worst_full_s": limit,
+                "qos_overhead": c,
+            }
+            for scheme, (T, m, c) in (qos or {}).items()
+        ]
+    )
+    return cm.decide(runs, normal, limit, qos=settings if qos else None)
 
 
 def test_the_decision_is_the_cheapest_scheme_that_meets_the_limit():
@@ -429,3 +449,17 @@ def test_multilevel_qos_setting_is_the_brute_force_best(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert cc.multilevel_at_qos(path, 2, 1.0, 1.0, limit)["remote_every"] == m  # the full scan
     assert cc.multilevel_at_qos(path, 2, 1.0, 1.0, 5.0) is None  # no setting meets 5 s
+
+
+def test_a_qos_setting_competes_only_where_its_scheme_misses_at_its_optimum():
+    """Issue 20 HIGH 1 and the mutant that survived it: multilevel misses the 250 s limit at its
+    optimum (401 s) and competes at its QoS setting (every 10 s, remote every 40 s, 7%), below
+    blocking at its optimum (10%), which meets the limit: the decision is multilevel's setting.
+    Blocking's own QoS setting (6%) does not compete, its optimum meeting the limit (the rule
+    of rev20f #1: a setting off the utilization optimum only where the optimum misses)."""
+    full = {"blocking": 200.0, "multilevel": 400.0}
+    cost = {"blocking": 0.10, "multilevel": 0.05}
+    qos = {"blocking": (40.0, 1, 0.06), "multilevel": (10.0, 4, 0.07)}
+    d = _decided(full, cost, limit=250.0, qos=qos)
+    assert set(d["decision"]) == {"multilevel every 10 s, remote every 40 s"}
+    assert set(_decided(full, cost, limit=250.0)["decision"]) == {"blocking"}  # without it
