@@ -66,7 +66,9 @@ ASSUMPTIONS = {
     "nodes with the job nodes' probability k / N (rev20d #2: never k of N + E, which would "
     "dilute the failure by the plan's own replicas); "
     "or in another failure domain (separate), never failing; "
-    "only a virtual sink never fails, so it is outside the plans' budget",
+    "only a virtual sink never fails, so it is outside the plans' budget; PPA-1.0 (every "
+    "non-source task in the plan) replicates the failing sources too (crosspaper.replication."
+    "replicated: full replication, Su & Zhou Sec. VI-A; issue 20 MED 3)",
     "PPA passive tasks": "each restarts where the one rule puts it (crosspaper.recovery."
     "task_waits), then recovers like a restarted partition; a task with a live replica is back "
     "after the activation (crosspaper.replication.ACTIVATION_S)",
@@ -388,8 +390,9 @@ def _failure_rows(
 @cache
 def worst_full_s(name, k: int, delay_factor: float, blocked_factor: float = 1.0) -> dict:
     """Each scheme's time to full output in its worst recovery after a correlated failure of
-    ``k`` nodes (the per-recovery QoS, rev20e #1): the max over EVERY k-set of the candidate
-    nodes (deterministic, no draws), every node at the acquisition law's upper end x
+    ``k`` nodes (the per-recovery QoS, rev20e #1): the max over every k-set of the candidate
+    nodes (recovery.node_sets: a fixed sample of MAX_NODE_SETS where there are more, stated by
+    node_sets_text; deterministic, no draws), every node at the acquisition law's upper end x
     ``delay_factor``, the failure at the worst moment (recovery.lost_work(T, "worst"), Khaos's
     injection; multilevel: the last of its m = ceil(1/p2) intervals since a remote
     checkpoint), PPA's extra nodes at the worse of both fates (all failing with the set or
@@ -481,6 +484,16 @@ def _placement_waits(name, k: int, delay_factor: float) -> dict:
     return out
 
 
+def node_sets_text(name, k: int) -> str:
+    """What the worst pass takes of scenario ``name``'s k-node sets (recovery.node_sets), for a
+    finding: "every 2-node set (45)", or "a fixed sample of 2,000 of the 3,921,225 8-node sets"
+    where there are more than recovery.MAX_NODE_SETS."""
+    total = math.comb(len(setup(name)["candidates"]), k)
+    if total <= recovery.MAX_NODE_SETS:
+        return f"every {k}-node set ({total:,})"
+    return f"a fixed sample of {recovery.MAX_NODE_SETS:,} of the {total:,} {k}-node sets"
+
+
 def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
     """Blocking's longest time down (placement after detection + remote restart) over every
     k-node set (_worst_downs); its recovery grows with it at any interval, so its worst
@@ -489,41 +502,91 @@ def blocking_worst_down_s(name, k: int, delay_factor: float) -> float:
     return down + setup(name)["scenario"].checkpoint.remote_restart_s
 
 
-QOS_CI_MAX_S = 3600  # the longest interval scanned for blocking's QoS range (interval.MAX_CI_S)
+QOS_CI_MAX_S = 3600  # the longest (remote) interval scanned for a QoS setting (interval.MAX_CI_S)
+
+
+def qos_worst_s(name, k: int, delay_factor: float, blocked_factor: float, interval_s, every=1):
+    """The worst recovery (worst_full_s's: every k-node set, the failure at the worst moment, at
+    the QoS load) of a blocking recovery from remote checkpoints taken every ``every``-th of
+    checkpoints every ``interval_s`` s, local ones between (``every`` 1: blocking at that
+    interval; > 1: multilevel's two levels, m = ceil(1/p2)), vectorized: down
+    blocking_worst_down_s (multilevel places as blocking), lost m T - 3 s (the failure 3 s
+    before the m-th checkpoint since the last remote one), the catch-up at C (1 - blocked_factor
+    x cost) with cost ((m - 1) c1 + c2) / (m T) (normal_costs' law; c2/T at m = 1). Returns
+    (worst, cost); worst is inf where no down time is finite."""
+    from crosspaper import frontier
+
+    s = setup(name)["scenario"]
+    T, m = np.asarray(interval_s, dtype=float), np.asarray(every, dtype=float)
+    c = s.checkpoint
+    cost = ((m - 1) * c.local_cost_s + c.remote_cost_s) / (m * T)
+    down = blocking_worst_down_s(name, k, delay_factor)
+    if not math.isfinite(down):
+        return np.full(np.broadcast(T, m).shape, math.inf), cost
+    job = recovery.job_of(s, frontier.qos_load(name))
+    capacity = job.capacity * np.maximum(1.0 - blocked_factor * np.minimum(cost, 1.0), 1e-12)
+    lost = np.maximum(m * T - recovery.INJECT_BEFORE_S, 0.0)
+    return np.asarray(recovery.recovery_s(lost, down, job, capacity=capacity)), cost
 
 
 def blocking_at_qos(name, k: int, delay_factor: float, blocked_factor: float, limit_s: float):
-    """Blocking at the interval that meets ``limit_s`` in every recovery (rev20f #1: the interval,
-    not only the scheme, decides; as cross_interval's QoS interval): over whole-second T in
-    1..QOS_CI_MAX_S, its worst recovery (blocking_worst_down_s, the failure at T - 3 s, the
-    catch-up at C (1 - blocked_factor c/T) at the QoS load); of the meeting T the one next to
-    the utilization optimum setup()["interval"] with the higher U (U is unimodal). Returns
-    {"interval_s", "worst_full_s", "checkpoint_overhead" (c/T)} or None where no T meets."""
-    from crosspaper import frontier
+    """Blocking at the interval that meets ``limit_s`` in its worst recovery (rev20f #1: the
+    interval, not only the scheme, decides; as cross_interval's QoS interval): over
+    whole-second T in 1..QOS_CI_MAX_S, its worst recovery (qos_worst_s at m = 1: the failure at
+    T - 3 s, the catch-up at C (1 - blocked_factor c/T) at the QoS load); of the meeting T the
+    one next to the utilization optimum setup()["interval"] with the higher U (U is unimodal).
+    Returns {"interval_s", "remote_every" (1), "worst_full_s", "checkpoint_overhead" (c/T)} or
+    None where no T meets."""
     from crosspaper import interval as ci
 
     su = setup(name)
-    s = su["scenario"]
-    job = recovery.job_of(s, frontier.qos_load(name))
     T = np.arange(1, QOS_CI_MAX_S + 1, dtype=float)
-    c = s.checkpoint.remote_cost_s
-    capacity = job.capacity * np.maximum(1.0 - blocked_factor * np.minimum(c / T, 1.0), 1e-12)
-    down = blocking_worst_down_s(name, k, delay_factor)
-    if not math.isfinite(down):
-        return None
-    lost = np.maximum(T - recovery.INJECT_BEFORE_S, 0.0)
-    worst = np.asarray(recovery.recovery_s(lost, down, job, capacity=capacity))
+    worst, cost = qos_worst_s(name, k, delay_factor, blocked_factor, T)
     ok = worst <= limit_s
     if not ok.any():
         return None
     best = su["interval"]
     near = [*T[ok & (T <= best)][-1:], *T[ok & (T > best)][:1]]
-    chosen = max(near, key=lambda x: float(ci.remote_utilization(x, s)))
+    chosen = max(near, key=lambda x: float(ci.remote_utilization(x, su["scenario"])))
     i = int(chosen) - 1
     return {
         "interval_s": float(chosen),
+        "remote_every": 1,
         "worst_full_s": float(worst[i]),
-        "checkpoint_overhead": c / chosen,
+        "checkpoint_overhead": float(cost[i]),
+    }
+
+
+def multilevel_at_qos(name, k: int, delay_factor: float, blocked_factor: float, limit_s: float):
+    """Multilevel at the two-level setting that meets ``limit_s`` in its worst recovery (issue 20
+    HIGH 1: blocking_at_qos's counterpart, which multilevel lacked): local checkpoints every
+    whole-second T, a remote one every m-th (m = ceil(1/p2) >= 2; m = 1 is blocking at T,
+    blocking_at_qos's), the remote interval m T up to QOS_CI_MAX_S; its worst recovery and cost
+    ((m - 1) c1 + c2) / (m T) by qos_worst_s. Of the meeting settings the one of highest U (Eq.
+    (13) at p = (1 - 1/m, 1/m)), blocking_at_qos's rule and the notebook's one criterion: the
+    least cost alone would always take m = 2 (at the same remote interval m T, (m T / 2, 2)
+    costs less and recovers no slower), a local level whatever its use. Returns {"interval_s"
+    (T), "remote_every" (m), "worst_full_s", "checkpoint_overhead"} or None where none meets."""
+    from multilevel.utilization import utilization
+
+    s = setup(name)["scenario"]
+    if s.failures.process_per_day <= 0:
+        return None  # no level 1: multilevel is blocking (scenarios.to_multilevel)
+    every = range(2, QOS_CI_MAX_S // 2 + 1)
+    m = np.concatenate([np.full(QOS_CI_MAX_S // j, j) for j in every])
+    T = np.concatenate([np.arange(1, QOS_CI_MAX_S // j + 1) for j in every]).astype(float)
+    worst, cost = qos_worst_s(name, k, delay_factor, blocked_factor, T, m)
+    ok = np.flatnonzero((worst <= limit_s) & (cost < 1.0))  # cost < 1: T above Σ p c
+    if not ok.size:
+        return None
+    p = np.stack([1.0 - 1.0 / m[ok], 1.0 / m[ok]], axis=-1)
+    u = utilization(T[ok], p, scenarios.to_multilevel(s, levels=2))
+    i = ok[np.lexsort((worst[ok], -u))[0]]  # the highest U, then the shorter worst recovery
+    return {
+        "interval_s": float(T[i]),
+        "remote_every": int(m[i]),
+        "worst_full_s": float(worst[i]),
+        "checkpoint_overhead": float(cost[i]),
     }
 
 
@@ -571,7 +634,7 @@ def correlated_point(params: dict, rng: np.random.Generator) -> list[dict]:
     }
     grid = np.arange(0.0, params["horizon_s"] + 1e-9, params["step_s"])
     extra_failed = extra_fate < k / len(su["candidates"])
-    # worst_full_s (every recovery, the QoS): worst_full_s(), once per point, not per draw
+    # the worst recovery (the QoS): worst_full_s(), once per point, not per draw
     rows = _failure_rows(su, jobs, order, acquisition, lost, extra_failed, grid)
 
     if params["engine"]:
@@ -666,7 +729,8 @@ def normal_costs(name: str) -> pd.DataFrame:
 
     rows = []
     for scheme, plan in su["plans"].items():
-        replicated = [(op, i) for op, i in tasks if f"{op}[{i}]" in plan]
+        active = replication.replicated(s, plan)  # PPA-1.0: the sources too (issue 20 MED 3)
+        replicated = [(op, i) for op, i in tasks if f"{op}[{i}]" in active]
         rows.append(
             {
                 "scheme": scheme,

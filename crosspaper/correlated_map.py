@@ -4,11 +4,15 @@ scenario (failure rates, capacity headroom, checkpoint cost) and node acquisitio
 
 The decision a practitioner takes from it (``decide``): the scheme with the lowest normal-time
 cost whose time to full output after the failure meets the scenario's per-recovery limit
-``qos.recovery_s`` in every recovery (the worst k-node set, not the mean: rev20c #4, rev20e
+``qos.recovery_s`` in its worst recovery (``correlated.worst_full_s``: the worst of every k-node
+set, or of a fixed sample of ``recovery.MAX_NODE_SETS`` of them where there are more, with the
+failure at the worst moment, 3 s before the next checkpoint; not the mean: rev20c #4, rev20e
 #1). Normal-time cost = replica CPU share + checkpoint overhead (both shares of the job's CPU,
 ``correlated.normal_costs``); ties broken by less exact output lost, then less buffered KB
-(memory); schemes tied on all three are named together. Where no scheme meets the limit, the
-decision is "none" and the fastest scheme is named.
+(memory); schemes tied on all three are named together. A checkpoint scheme that misses the
+limit at its utilization optimum competes at its setting that meets it too (blocking every T s,
+multilevel every T s with a remote checkpoint every m-th: ``qos_intervals``). Where no scheme
+meets the limit, the decision is "none" and the fastest scheme is named.
 
 Factors (each a plain multiplier of the scenario's value, 1 = as given):
 - ``rate_factor``: single_per_day and correlated_per_day (moves multilevel's optimum T*, p*);
@@ -97,7 +101,7 @@ def sensitivity_point(params: dict, rng: np.random.Generator) -> list[dict]:
         "engine": False,
         "engine_rate": 1.0,
     }
-    # every recovery (the QoS): the worst over every k-node set at the QoS load, once per point
+    # the worst recovery (the QoS): over every k-node set at the QoS load, once per point
     worst = cc.worst_full_s(s, point["k"], point["delay_factor"], point["blocked_factor"])
     return [
         {
@@ -130,30 +134,43 @@ def costs(name: str, grid: list[dict]) -> pd.DataFrame:
 
 
 def qos_intervals(name: str, grid: list[dict], limit_s: float) -> pd.DataFrame:
-    """Per distinct point of ``grid`` (factor columns and k): blocking at the interval meeting
-    ``limit_s`` in every recovery (correlated.blocking_at_qos, rev20f #1): ``qos_interval_s``,
-    ``qos_worst_full_s`` and ``qos_overhead`` (c/T), NaN where no interval meets it."""
+    """Per distinct point of ``grid`` (factor columns and k) and checkpoint scheme: blocking at
+    the interval meeting ``limit_s`` in its worst recovery (correlated.blocking_at_qos, rev20f
+    #1) and multilevel at the two-level setting meeting it (correlated.multilevel_at_qos, issue
+    20 HIGH 1): ``qos_interval_s`` (T), ``qos_remote_every`` (m: a remote checkpoint every m-th,
+    1 for blocking), ``qos_worst_full_s`` and ``qos_overhead`` (its cost), NaN where no
+    setting meets it."""
     rows, seen = [], set()
     for p in grid:
         key = (*(float(p.get(k, 1.0)) for k in FACTORS), int(p["k"]))
         if key in seen:
             continue
         seen.add(key)
-        found = cc.blocking_at_qos(variant(name, *key[:3]), key[-1], key[3], key[4], limit_s)
-        rows.append(
-            {
-                **dict(zip([*FACTORS, "k"], key, strict=True)),
-                "qos_interval_s": found["interval_s"] if found else math.nan,
-                "qos_worst_full_s": found["worst_full_s"] if found else math.nan,
-                "qos_overhead": found["checkpoint_overhead"] if found else math.nan,
-            }
-        )
+        s = variant(name, *key[:3])
+        for scheme, at_qos in (
+            ("blocking", cc.blocking_at_qos),
+            ("multilevel", cc.multilevel_at_qos),
+        ):
+            found = at_qos(s, key[-1], key[3], key[4], limit_s) or {}
+            rows.append(
+                {
+                    **dict(zip([*FACTORS, "k"], key, strict=True)),
+                    "scheme": scheme,
+                    "qos_interval_s": found.get("interval_s", math.nan),
+                    "qos_remote_every": found.get("remote_every", math.nan),
+                    "qos_worst_full_s": found.get("worst_full_s", math.nan),
+                    "qos_overhead": found.get("checkpoint_overhead", math.nan),
+                }
+            )
     return pd.DataFrame(rows)
 
 
-def at_interval(interval_s: float) -> str:
-    """The decision naming blocking at its QoS interval (qos_intervals): "blocking every <T> s"."""
-    return f"blocking every {interval_s:.0f} s"
+def at_interval(interval_s: float, remote_every: int = 1) -> str:
+    """The decision naming a checkpoint scheme at its QoS setting (qos_intervals): "blocking
+    every <T> s" (``remote_every`` 1), "multilevel every <T> s, remote every <m T> s"."""
+    if remote_every == 1:
+        return f"blocking every {interval_s:.0f} s"
+    return f"multilevel every {interval_s:.0f} s, remote every {remote_every * interval_s:.0f} s"
 
 
 def decide(
@@ -164,21 +181,22 @@ def decide(
     qos: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Per point (the factor columns and k): each scheme's mean lost output and time to full
-    output over draws, its normal-time cost, whether it meets ``limit_s`` (every recovery:
-    ``worst_full_s``, correlated.worst_full_s: the worst over EVERY k-node set, every node at the
-    acquisition law's upper end, the failure at the worst moment, at the QoS load, as
-    cross_frontier and cross_interval judge every recovery; rev20e #0, #1), and the
-    decision: the cheapest scheme that meets it (ties: less exact
-    output lost, ``exact_lost_s``: PPA's tentative credit never decides; then less buffered
-    KB), ``NONE`` if none does. Schemes still tied on all three are named together,
-    "blocking = multilevel" (order of ``correlated.SCHEMES``), so the decision never depends
-    on row order (at p1* = 0 multilevel is blocking at the same interval).
+    output over draws, its normal-time cost, whether it meets ``limit_s`` in its worst
+    recovery (``worst_full_s``, correlated.worst_full_s: the worst over every k-node set (a fixed
+    sample of recovery.MAX_NODE_SETS where there are more), every node at the acquisition law's
+    upper end, the failure at the worst moment, at the QoS load, as cross_frontier and
+    cross_interval judge the QoS; rev20e #0, #1), and the decision: the cheapest scheme that
+    meets it (ties: less exact output lost, ``exact_lost_s``: PPA's tentative credit never
+    decides; then less buffered KB), ``NONE`` if none does. Schemes still tied on all three are
+    named together, "blocking = multilevel" (order of ``correlated.SCHEMES``), so the decision
+    never depends on row order (at p1* = 0 multilevel is blocking at the same interval).
     ``fastest`` and ``least_lost`` name the other extremes. A scenario without correlated
     failures (``correlated_per_day`` = 0; the rate factors keep it 0) has no correlated
-    decision: NO_CORRELATED at every point. ``qos`` (qos_intervals): where blocking misses the
-    limit at its utilization optimum, blocking at its QoS interval T competes too, at normal
-    cost c/T (decision ``at_interval(T)``; its draws are not run, so it loses every tie on
-    output lost); the blocking rows carry qos_interval_s and qos_overhead (rev20f #1)."""
+    decision: NO_CORRELATED at every point. ``qos`` (qos_intervals): where blocking or
+    multilevel misses the limit at its utilization optimum, it competes too at its QoS setting,
+    at that setting's normal cost (decision ``at_interval(T, m)``: blocking every T s, rev20f
+    #1; multilevel every T s, remote every m T s, issue 20 HIGH 1; its draws are not run, so it
+    loses every tie on output lost); the blocking and multilevel rows carry the qos_* columns."""
     if not (isinstance(limit_s, int | float) and limit_s > 0):
         raise ValueError(f"limit_s must be a number > 0; got {limit_s!r}")
     if not (isinstance(correlated_per_day, int | float) and correlated_per_day >= 0):
@@ -191,26 +209,24 @@ def decide(
         normal[[*FACTORS[:3], "scheme", "normal_cost", "replica_cpu_nodes", "buffer_kb"]],
         on=[*FACTORS[:3], "scheme"],
     )
-    # the limit bounds every recovery (rev20c #4, rev20e #1): worst_full_s is the same in every
-    # draw (every node set, no draw); the mean stays a column
+    # the limit bounds the worst recovery (rev20c #4, rev20e #1): worst_full_s is the same in
+    # every draw (every node set, no draw); the mean stays a column
     worst = runs.groupby([*keys, "scheme"], as_index=False)["worst_full_s"].max()
     means = means.merge(worst, on=[*keys, "scheme"])
     means["meets_qos"] = means["worst_full_s"] <= limit_s
     if qos is not None:
-        blocking = means["scheme"] == "blocking"
-        means = means.merge(qos, on=keys, how="left")
-        means.loc[~blocking, ["qos_interval_s", "qos_worst_full_s", "qos_overhead"]] = math.nan
+        means = means.merge(qos, on=[*keys, "scheme"], how="left")
     rows = []
     for key, g in means.groupby(keys, sort=False):
         ranks = ["normal_cost", "exact_lost_s", "buffer_kb"]
         ok = g[g["meets_qos"]]
-        b = g[g["scheme"] == "blocking"]
-        if qos is not None and len(b) and not b["meets_qos"].iloc[0]:
-            at = b.iloc[0]
-            if math.isfinite(at["qos_interval_s"]):
+        # a checkpoint scheme missing the limit at its optimum competes at its QoS setting
+        missed = g[~g["meets_qos"] & g["scheme"].isin(["blocking", "multilevel"])]
+        for at in missed.itertuples() if qos is not None else ():
+            if math.isfinite(at.qos_interval_s):
                 extra = {
-                    "scheme": at_interval(at["qos_interval_s"]),
-                    "normal_cost": at["qos_overhead"],
+                    "scheme": at_interval(at.qos_interval_s, int(at.qos_remote_every)),
+                    "normal_cost": at.qos_overhead,
                 }
                 extra.update(exact_lost_s=math.inf, buffer_kb=math.inf)
                 ok = pd.concat([ok, pd.DataFrame([extra])], ignore_index=True)

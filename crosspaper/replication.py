@@ -4,18 +4,19 @@ active replication (Su & Zhou, ICDE 2016) of a scenario's tasks on its nodes.
 - Every task can fail, sources included: a task fails when its node fails (the scenario's
   placement, ``crosspaper.scenarios.placement``). PPA's virtual sink, where the scenario adds one,
   is a collector outside the job and never fails.
-- Active replicas (the plan, ``ppa.ppa_plan``) occupy nodes: with ``ppa.replica_domain = "same"``
-  the replica of a task on node k runs on the first of nodes k + 1, k + 2, ... (mod N, never its
-  primary's node) whose load stays within the CPU cap (``papers.incremental.cpu_cap``) and fails
-  with that node; replicas that fit no job node go to extra nodes (indices N, N + 1, ..., each
-  filled up to the cap), which the cost charges and which join the job's failure domain: a
-  correlated failure of k nodes takes the k job nodes every scheme loses and each of the E
-  (``extra_nodes``) extra nodes with the job nodes' probability k / N, so the plan's own nodes
-  never dilute it (``crosspaper.frontier.failed_node_draws``, ``crosspaper.correlated``;
-  rev20d #2); a single-node failure of an extra node alone takes replicas only
-  and loses no output. With ``"separate"`` replicas sit in another failure domain and never fail
-  with the job's nodes (before rev20c "same" behaved so for the extra nodes). A failed task
-  whose replica is alive takes over after ``ACTIVATION_S``.
+- Active replicas (the plan, ``ppa.ppa_plan``; a plan holding every non-source task is full
+  replication and replicates the sources too, ``replicated``) occupy nodes: with
+  ``ppa.replica_domain = "same"`` the replica of a task on node k runs on the first of nodes k + 1,
+  k + 2, ... (mod N, never its primary's node) whose load stays within the CPU cap
+  (``papers.incremental.cpu_cap``) and fails with that node; replicas that fit no job node go to
+  extra nodes (indices N, N + 1, ..., each filled up to the cap), which the cost charges and which
+  join the job's failure domain: a correlated failure of k nodes takes the k job nodes every scheme
+  loses and each of the E (``extra_nodes``) extra nodes with the job nodes' probability k / N, so
+  the plan's own nodes never dilute it (``crosspaper.frontier.failed_node_draws``,
+  ``crosspaper.correlated``; rev20d #2); a single-node failure of an extra node alone takes
+  replicas only and loses no output. With ``"separate"`` replicas sit in another failure domain and
+  never fail with the job's nodes (before rev20c "same" behaved so for the extra nodes). A failed
+  task whose replica is alive takes over after ``ACTIVATION_S``.
 - A failed task without a live replica is passive: it restarts where the cross notebooks' one
   rule puts it (crosspaper.recovery.task_waits: the survivors' spare under the CPU cap at once,
   then a standby node at once, then an acquired node when it arrives) and then recovers from its
@@ -39,10 +40,27 @@ import numpy as np
 ACTIVATION_S = 0.2  # ppa.LatencyParams().activation: switching to a live replica
 
 
+def replicated(s, plan: Iterable[str]) -> frozenset[str]:
+    """The tasks the plan actively replicates on scenario ``s``: the plan's, and every task where
+    the plan holds every non-source task of the job. ``ppa.ppa_plan`` budgets the non-source
+    tasks only, the sources never failing in the paper's experiments (Su & Zhou Sec. VI-A:
+    the correlated failure kills the nodes of the 15 synthetic tasks, the 16 source tasks run
+    on 4 other nodes); here sources fail like any task, and PPA-1.0 is full replication: "In
+    PPA-1.0, all the tasks in the topology will be actively replicated" (Sec. VI-A, Recovery
+    with PPA), the active plan a subset of "the whole set of tasks M" (Sec. II-B), so its failed
+    sources switch to replicas instead of waiting passively for a node (issue 20 MED 3)."""
+    plan = frozenset(plan)
+    tasks = task_nodes(s)
+    sources = {op.name for op in s.topology.operators if not s.topology.upstream(op.name)}
+    inner = {t for t in tasks if t.split("[")[0] not in sources}
+    return plan | frozenset(tasks) if inner and inner <= plan else plan
+
+
 def replica_placement(s, plan: Iterable[str]) -> dict[str, int | None]:
-    """{task: node of its active replica} for the plan's tasks ("op[i]", placed in sorted order);
-    None = another failure domain (``ppa.replica_domain = "separate"``) or a task outside the
-    scenario (virtual sink); an index >= resources.nodes = an extra node (module docstring)."""
+    """{task: node of its active replica} for the ``replicated(s, plan)`` tasks ("op[i]", placed
+    in sorted order); None = another failure domain (``ppa.replica_domain = "separate"``) or a
+    task outside the scenario (virtual sink); an index >= resources.nodes = an extra node
+    (module docstring)."""
     n = s.resources.nodes
     separate = s.papers["ppa"].get("replica_domain", "same") == "separate"
     where, cpu = task_nodes(s), task_cpu(s)
@@ -51,7 +69,7 @@ def replica_placement(s, plan: Iterable[str]) -> dict[str, int | None]:
     for t, k in where.items():
         load[k] += cpu[t]
     out = {}
-    for t in sorted(plan):
+    for t in sorted(replicated(s, plan)):
         if separate or t not in where:
             out[t] = None
             continue
@@ -90,10 +108,11 @@ def task_nodes(s) -> dict[str, int]:
 
 
 def replica_cost(s, plan: Iterable[str]) -> tuple[float, int]:
-    """(CPU in node equivalents, extra nodes) of the plan's replicas: the extra nodes
-    replica_placement uses ("separate": the nodes the CPU needs at the incremental CPU cap)."""
+    """(CPU in node equivalents, extra nodes) of the plan's replicas (``replicated``: full
+    replication's sources too): the extra nodes replica_placement uses ("separate": the nodes
+    the CPU needs at the incremental CPU cap)."""
     cpu = task_cpu(s)
-    total = sum(cpu.get(t, 0.0) for t in plan)
+    total = sum(cpu.get(t, 0.0) for t in replicated(s, plan))
     if s.papers["ppa"].get("replica_domain", "same") == "separate":
         return total, math.ceil(total / s.papers["incremental"]["cpu_cap"] - 1e-9)
     placed = replica_placement(s, plan).values()

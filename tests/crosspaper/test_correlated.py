@@ -481,3 +481,54 @@ def test_both_notebooks_share_one_node_set_enumeration(tmp_path, monkeypatch):
     assert row["recovery_correlated_s"] == pytest.approx(worst["PPA-0.5"], rel=1e-9)
     row = F.incremental_point({"scenario": str(path), "extra_standby": 0, "draws": 2}, rng)
     assert row["recovery_correlated_s"] == pytest.approx(worst["incremental"], rel=1e-9)
+
+
+def _template_with(tmp_path, name: str, **values) -> str:
+    import re
+
+    text = (S.SCENARIOS / "template.toml").read_text()
+    for key, value in values.items():
+        text, n = re.subn(rf"(?m)^{key} = [^ #]+", f"{key} = {value}", text)
+        assert n == 1, key
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_worst_pass_fails_on_ignoring_the_standby_nodes(tmp_path):
+    """Issue 20's surviving mutant: a worst pass that ignores the scenario's standby nodes
+    moved PPA-1.0's worst recovery from 1,092 to 3,794 s undetected. The template with a CPU cap
+    of 0.55 (30 of its 45 2-node sets need a new node without standby nodes) and 2 standby
+    nodes: every 2-node set's failed tasks restart on the standby nodes at once, so every
+    scheme's worst recovery is the one by hand with no wait (down = remote_restart_s, lost
+    T - 3 s, catching up at C (1 - c/T) at the QoS load); multilevel at its own T* and m*."""
+    from crosspaper import frontier as F
+
+    path = _template_with(tmp_path, "standby", cpu_cap="0.55", standby_nodes="2")
+    s, su = S.load(path), cc.setup(path)
+    assert recovery.acquired_nodes(s, [6, 7], 0)[0] > 0  # without standby nodes: a wait
+    job = recovery.job_of(s, F.qos_load(path))
+    c = s.checkpoint
+
+    def by_hand(lost, cost):
+        capacity = job.capacity * (1 - cost)
+        return float(recovery.recovery_s(lost, c.remote_restart_s, job, capacity=capacity))
+
+    T = su["interval"]
+    worst = cc.worst_full_s(path, 2, 1.0)
+    for scheme in ("incremental", "blocking", "PPA-0", "PPA-0.5", "PPA-1.0"):
+        assert worst[scheme] == pytest.approx(by_hand(T - 3.0, c.remote_cost_s / T)), scheme
+    ml, m = su["multilevel"], cc._remote_every(su["multilevel"])
+    cost = ((m - 1) * c.local_cost_s + c.remote_cost_s) / (m * ml.T)
+    assert worst["multilevel"] == pytest.approx(by_hand(m * ml.T - 3.0, cost))
+    assert cc.blocking_worst_down_s(path, 2, 1.0) == c.remote_restart_s
+
+
+def test_the_node_set_sample_is_stated_where_it_applies(monkeypatch):
+    """Issue 20 LOW: above recovery.MAX_NODE_SETS the worst pass judges a fixed sample of the
+    k-node sets, and the finding says so (here the cap lowered to 50 under the template's
+    C(10, 3) = 120 sets)."""
+    assert cc.node_sets_text(SCENARIO, 2) == "every 2-node set (45)"
+    monkeypatch.setattr(recovery, "MAX_NODE_SETS", 50)
+    assert cc.node_sets_text(SCENARIO, 3) == "a fixed sample of 50 of the 120 3-node sets"
+    assert len(recovery.node_sets(range(10), 3)) == 50

@@ -39,7 +39,7 @@ def test_replicas_fill_job_nodes_up_to_the_cap_then_the_charged_extra_nodes(name
     assert all(load[k] <= cap + 1e-9 for k in hosts)  # a node holding a replica stays within
     total, extra = P.replica_cost(s, plan)
     assert extra == len({k for k in placed.values() if k is not None and k >= n})
-    assert total == pytest.approx(sum(cpu.get(t, 0.0) for t in plan))
+    assert total == pytest.approx(sum(cpu.get(t, 0.0) for t in P.replicated(s, plan)))
 
 
 def test_replicas_sit_on_a_node_with_room_or_in_another_domain():
@@ -125,15 +125,59 @@ def test_a_replica_fails_with_its_node_unless_in_another_domain():
 
 
 def test_switched_tasks_take_no_restart_place_fails_on_placing_them():
-    """PPA-1 on khaos_ysb replicates every task but the sources on extra nodes: after two
-    nodes fail only the two sources (0.3 of CPU) need a place, which the standby node gives at
-    once; placing the switched tasks too would wait for a new node."""
+    """PPA-0.5 and PPA-1 on khaos_ysb replicate on extra nodes: after two nodes fail only the
+    passive tasks need a place (PPA-1, full replication, the sources too since issue 20 MED 3:
+    none); placing the switched tasks too would wait for a new node."""
     from ppa import ppa_plan
 
     s = S.load("khaos_ysb")
     plan = ppa_plan(S.to_ppa(s)[0], 1.0)
     switched = P.active_tasks(s, plan, (0, 1))
-    assert switched == {t for t in plan if P.task_nodes(s)[t] in (0, 1)}
-    waits = R.task_waits(s, (0, 1), 1, [50.0, 300.0], switched)
-    assert waits == {"source[0]": 0.0, "source[1]": 0.0}
+    assert switched == {t for t in P.task_nodes(s) if P.task_nodes(s)[t] in (0, 1)}
+    assert R.task_waits(s, (0, 1), 1, [50.0, 300.0], switched) == {}
+    half = ppa_plan(S.to_ppa(s)[0], 0.5)
+    waits = R.task_waits(s, (0, 1), 1, [50.0, 300.0], P.active_tasks(s, half, (0, 1)))
+    assert set(waits) and max(waits.values()) <= 300.0
     assert max(R.task_waits(s, (0, 1), 1, [50.0, 300.0]).values()) == 300.0
+
+
+def test_full_replication_fails_on_leaving_the_failing_sources_passive():
+    """Issue 20 MED 3: PPA-1.0 is full replication (Su & Zhou Sec. VI-A: "all the tasks in the
+    topology will be actively replicated"), but ppa_plan budgets non-source tasks only, so where
+    sources fail (the cross notebooks) PPA-1.0's failed sources stayed passive and waited for
+    a node. On the template (sources alone on nodes 0 and 1), every failure of a source node
+    with another node now loses no more than the other node's failure alone (the sources never
+    failing), but for the sources' switch to their replicas (ACTIVATION_S), wherever no replica
+    of the other node's tasks sits on the source node (before: the 300 s of its passive
+    restart); and a failed source switches to its replica: no place to wait for."""
+    from ppa import ppa_plan
+
+    s = S.load(S.TEMPLATE)
+    topology, _ = S.to_ppa(s)
+    plan = ppa_plan(topology, 1.0)
+    assert "source[0]" not in plan  # the planner's budget: non-source tasks only
+    placed, where = P.replica_placement(s, plan), P.task_nodes(s)
+    checked = 0
+    for source_node in (0, 1):
+        for other in range(2, s.resources.nodes):
+            if placed.get(f"source[{source_node}]") == other or any(
+                placed[t] == source_node for t, k in where.items() if k == other
+            ):
+                continue  # one of the two nodes holds a replica of the other's tasks
+            both = (source_node, other)
+            back = _back(s, both, dict.fromkeys(both, 300.0))
+            with_source = P.failure(s, topology, plan, both, back)
+            alone = P.failure(s, topology, plan, [other], _back(s, (other,), {other: 300.0}))
+            switch = P.ACTIVATION_S + 1e-9
+            assert with_source["exact_lost_s"] <= alone["exact_lost_s"] + switch, both
+            assert with_source["t_full_s"] <= max(alone["t_full_s"], switch), both
+            assert f"source[{source_node}]" in with_source["active"]
+            checked += 1
+    assert checked >= 8
+    switched = P.active_tasks(s, plan, (0, 6))
+    assert "source[0]" in switched
+    assert "source[0]" not in R.task_waits(s, (0, 6), 0, [360.0, 360.0], switched)
+    assert P.replicated(s, plan) >= set(where)  # every task of the job
+    assert P.replicated(s, ppa_plan(topology, 0.5)) == ppa_plan(topology, 0.5)
+    cpu, _ = P.replica_cost(s, plan)
+    assert cpu == pytest.approx(sum(P.task_cpu(s).values()))  # the sources' replicas charged
