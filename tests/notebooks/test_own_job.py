@@ -136,22 +136,9 @@ def test_cross_frontier_explains_a_job_with_no_feasible_point(tmp_path):
     figure of no point; it now finishes and its finding says that no point is feasible and why."""
     from crosspaper import frontier
 
-    text = (S.SCENARIOS / f"{S.TEMPLATE}.toml").read_text()
-    changes = {**CHANGES, "catch_up_rate": "8600.0"}
-    for key, value in changes.items():
-        text, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", text)
-        assert n == 1, key
     path = tmp_path / "my_job.toml"
-    path.write_text(text)
-    env = {
-        **os.environ,
-        paths.REPORTS_ENV: str(tmp_path / "reports"),
-        paths.RESULTS_ENV: str(tmp_path / "results"),
-    }
-    argv = ["run", "cross_frontier", "--profile", "quick", "-p", f"scenario={path}"]
-    done = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *argv], capture_output=True, text=True, env=env
-    )
+    path.write_text(_edited({**CHANGES, "catch_up_rate": "8600.0"}))
+    done = _run("cross_frontier", ["-p", f"scenario={path}"], tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     page = next((tmp_path / "reports").rglob("cross_frontier.html")).read_text()
     assert "no point is feasible" in page and frontier.BEHIND_Y in page.replace("&#x27;", "'")
